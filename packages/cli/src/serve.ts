@@ -1,0 +1,119 @@
+// `evcal serve`: the calendar over HTTP as a standalone server.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { createCalendar, DEFAULT_ROLES, type Principal, type Storage } from '@evcal/core';
+import { bearerTokens, createFetchHandler, toNodeHandler } from '@evcal/http';
+import { openStorage } from './storage-url';
+
+export interface ServeOptions {
+  /** @default '127.0.0.1' */
+  readonly host?: string;
+  /** 0 picks a free port. @default 8080 */
+  readonly port?: number;
+  /** A storage URL: `memory`, … @default 'memory' */
+  readonly storage?: string;
+  /** The site time zone. @default 'UTC' */
+  readonly timezone?: string;
+  /** Bearer-token users. */
+  readonly users?: readonly ServeUser[];
+  /** A dataset file loaded before listening. */
+  readonly seed?: string;
+  /** A dataset object loaded before listening (after `seed`). */
+  readonly dataset?: unknown;
+  readonly defaultPerPage?: number;
+  readonly maxPerPage?: number;
+  /** Freeze the clock at this instant. */
+  readonly now?: Date;
+}
+
+export interface ServeUser extends Principal {
+  readonly token: string;
+}
+
+export interface RunningServer {
+  /** The origin, e.g. `http://127.0.0.1:8080`. */
+  readonly origin: string;
+  /** The API root, e.g. `http://127.0.0.1:8080/cal/events/v1`. */
+  readonly apiRoot: string;
+  close(): Promise<void>;
+}
+
+/** Starts the server; resolves once it listens. */
+export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
+  const storage = await openStorage(options.storage ?? 'memory');
+  let server: Server | undefined;
+  try {
+    const users = options.users ?? [];
+    const frozen = options.now?.getTime();
+    const calendar = createCalendar({
+      storage,
+      timezone: options.timezone ?? 'UTC',
+      ...(frozen !== undefined ? { now: () => frozen } : {}),
+      limits: { defaultPerPage: options.defaultPerPage ?? 10, maxPerPage: options.maxPerPage ?? 50 },
+      users: { exists: (id) => users.some((u) => u.id === id) },
+    });
+    if (options.seed) await calendar.importDataset(await readDataset(options.seed));
+    if (options.dataset) await calendar.importDataset(options.dataset);
+    const handler = createFetchHandler(calendar, {
+      authenticate: bearerTokens(new Map(users.map((u) => [u.token, principalOf(u)]))),
+    });
+    server = createServer(toNodeHandler(handler));
+    server.keepAliveTimeout = 5_000;
+    await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const origin = `http://${host}:${address.port}`;
+    const running = server;
+    return {
+      origin,
+      apiRoot: `${origin}/cal/events/v1`,
+      close: () => closeServer(running, storage),
+    };
+  } catch (error) {
+    if (server?.listening) server.close();
+    await storage.close();
+    throw error;
+  }
+}
+
+/** Parses `id:role:token`. */
+export function parseUser(spec: string): ServeUser {
+  const m = /^(\d+):([a-z_]+):(\S+)$/.exec(spec);
+  if (!m) throw new Error(`--user must be id:role:token, got "${spec}"`);
+  const role = m[2]!;
+  if (!(role in DEFAULT_ROLES)) throw new Error(`--user ${spec}: unknown role "${role}" (one of ${Object.keys(DEFAULT_ROLES).join(', ')})`);
+  return { id: Number(m[1]), role, token: m[3]! };
+}
+
+async function readDataset(file: string): Promise<unknown> {
+  const text = await readFile(file, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Error(`--seed ${file}: not JSON (${(e as Error).message})`);
+  }
+}
+
+function principalOf(user: ServeUser): Principal {
+  return { id: user.id, ...(user.role ? { role: user.role } : {}), ...(user.capabilities ? { capabilities: user.capabilities } : {}) };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function closeServer(server: Server, storage: Storage): Promise<void> {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 2_000).unref();
+  });
+  await storage.close();
+}

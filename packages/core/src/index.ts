@@ -1,0 +1,57 @@
+// @evcal/core: the domain, validation, time model, query engine and operations of evcal.
+
+export { createCalendar } from './operations/calendar';
+export type { Calendar, EventOperations } from './operations/calendar';
+export type { LinkedPostOperations } from './operations/linked-posts';
+export type { TermOperations } from './operations/terms';
+export type { CalendarOptions, CalendarConfig, ImageProvider, UserDirectory } from './operations/config';
+export { urlImages } from './operations/config';
+export type { CallContext } from './operations/call';
+export type { ListResult } from './operations/list-urls';
+
+export { CalendarError, isCalendarError } from './errors';
+export type { CalendarErrorCode, ParamFailure } from './errors';
+
+export { DEFAULT_ROLES, permissionsFor } from './auth/capabilities';
+export type { Capability, Principal, Permissions, RoleTable } from './auth/capabilities';
+
+export { POST_STATUSES, WRITABLE_STATUSES } from './model/records';
+export type {
+  EventRecord, VenueRecord, OrganizerRecord, TermRecord, PostRecord, PostStatus, PostKind, Taxonomy,
+  ImageRecord, ImageSizeRecord, LinkedPostRecord,
+} from './model/records';
+
+export type {
+  Storage, StorageCapabilities, IdSequences, EventCollection, LinkedPostCollection, TermCollection,
+} from './storage/storage';
+export type {
+  EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, LinkedPostSortKey, LinkedEventCondition,
+  TermQuery, TermSortKey, TermSortField, Page, CountedTerm, Paging, SortDirection,
+} from './query/query-types';
+
+// The reference query semantics, for adapters (memory and file run them; SQL must agree).
+export { matchesEventQuery, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts } from './query/event-engine';
+export type { EventQueryContext } from './query/event-engine';
+export { matchesLinkedPostQuery, compareLinkedPosts, runLinkedPostQuery, indexEventsByLink, linkedPostSearchTexts } from './query/linked-post-engine';
+export type { LinkedPostKind, LinkedEventsOf } from './query/linked-post-engine';
+export { runTermQuery, compareTerms, countEventsByTerm, withDescendants } from './query/term-engine';
+export { foldText, eventSearchWords, fragmentWords } from './query/text-match';
+
+// Argument declarations, for the HTTP binding's route table and documentation.
+export type { ArgSpec, ArgSpecs, ArgContext, ArgValues, ArgInput } from './input/args';
+export { eventListArgs, eventWriteArgs, eventReadArgs, eventPathIdArg, eventSlugArg } from './operations/event-args';
+export { linkedPostWriteArgs, linkedPostListArgs, linkedPostIdArg, linkedPostSlugArg, readArgs } from './operations/linked-post-args';
+export { termIdArg, termListArgs, termWriteArgs } from './operations/term-args';
+
+export { importDataset, exportDataset } from './dataset/dataset';
+export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';
+
+// Time helpers (wall clocks, zones, PHP-compatible parsing).
+export { parsePhpTime } from './time/php-time';
+export type { ParsedTime, ParseTimeOptions, TimeFrame } from './time/php-time';
+export { resolveZone, isValidZoneName, wallToInstant, instantToWall, zoneAbbreviation } from './time/zone';
+export type { Zone } from './time/zone';
+export { formatWall, parseWall, formatUtc } from './time/wall-clock';
+export type { WallClock } from './time/wall-clock';
+
+export type { LinkBase } from './represent/links';

@@ -1,0 +1,101 @@
+// Declared arguments and the first steps of the reference's request pipeline (behaviour.md §0):
+// defaults, then the required check, then validation of every present argument. Operations
+// declare their arguments once; @evcal/http documents them from the same declarations.
+import * as v from 'valibot';
+import type { Permissions } from '../auth/capabilities';
+import { CalendarError, invalidParams, type ParamFailure } from '../errors';
+import type { CalendarConfig } from '../operations/config';
+import type { Storage } from '../storage/storage';
+
+/** What validation may consult beyond the value itself. */
+export interface ArgContext {
+  readonly storage: Storage;
+  readonly config: CalendarConfig;
+  readonly permissions: Permissions;
+  /** Epoch ms of this call. */
+  readonly now: number;
+  /** Values resolved during validation and reused by the operation (e.g. images). */
+  readonly memo: Map<string, unknown>;
+}
+
+/** One declared argument of an operation. */
+export interface ArgSpec<TOut = unknown> {
+  /** A present value must pass it; its output is what the operation receives. */
+  readonly schema: v.GenericSchema<unknown, TOut>;
+  readonly required?: boolean;
+  /** Injected when the argument is absent; a function is evaluated per call. */
+  readonly default?: unknown | ((ctx: ArgContext) => unknown);
+  readonly description: string;
+  /** The JSON type named in "… is not of type …" messages when the schema refuses a value. */
+  readonly type?: 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
+  /** Validation needing storage or the caller: a failure (message, or message and code), or undefined when valid. */
+  readonly validate?: (value: TOut, ctx: ArgContext) => Promise<ArgFailure | undefined> | ArgFailure | undefined;
+}
+
+/** A failed `validate`: the message, or the message and the underlying error code. */
+export type ArgFailure = string | { readonly message: string; readonly code: string };
+
+export type ArgSpecs = Readonly<Record<string, ArgSpec<any>>>;
+
+/** The parsed values of declared arguments. */
+export type ArgValues<S extends ArgSpecs> = {
+  -readonly [K in keyof S]?: S[K] extends ArgSpec<infer T> ? T : never;
+};
+
+/** The values a caller may pass for declared arguments. */
+export type ArgInput<S extends ArgSpecs> = {
+  -readonly [K in keyof S]?: S[K]['schema'] extends v.GenericSchema<infer I, any> ? I : unknown;
+};
+
+export function arg<TOut>(spec: ArgSpec<TOut>): ArgSpec<TOut> {
+  return spec;
+}
+
+/**
+ * Runs defaults, the required check and validation over `raw`. Throws `missing_params` or
+ * `invalid_params` (names in declaration order) the way the reference does; returns the
+ * parsed values of the present arguments and the names the caller actually sent.
+ */
+export async function parseArgs<S extends ArgSpecs>(
+  specs: S, raw: Readonly<Record<string, unknown>>, ctx: ArgContext,
+): Promise<{ values: ArgValues<S>; sent: ReadonlySet<string> }> {
+  const present: Record<string, unknown> = {};
+  const sent = new Set<string>();
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = raw[name];
+    if (value !== undefined && value !== null) {
+      present[name] = value;
+      sent.add(name);
+    } else if (spec.default !== undefined) {
+      present[name] = typeof spec.default === 'function' ? (spec.default as (c: ArgContext) => unknown)(ctx) : spec.default;
+    }
+  }
+
+  const missing = Object.entries(specs).filter(([name, spec]) => spec.required && present[name] === undefined).map(([n]) => n);
+  if (missing.length > 0) {
+    throw new CalendarError('missing_params', `Missing parameter(s): ${missing.join(', ')}`, { details: { params: missing } });
+  }
+
+  const values: Record<string, unknown> = {};
+  const failures: ParamFailure[] = [];
+  for (const [name, spec] of Object.entries(specs)) {
+    if (!(name in present)) continue;
+    const result = v.safeParse(spec.schema, present[name]);
+    if (!result.success) {
+      failures.push(spec.type
+        ? { param: name, message: `${name} is not of type ${spec.type}.`, code: 'rest_invalid_type' }
+        : { param: name, message: 'Invalid parameter.' });
+      continue;
+    }
+    if (spec.validate) {
+      const failure = await spec.validate(result.output, ctx);
+      if (failure !== undefined) {
+        failures.push(typeof failure === 'string' ? { param: name, message: failure } : { param: name, ...failure });
+        continue;
+      }
+    }
+    values[name] = result.output;
+  }
+  if (failures.length > 0) throw invalidParams(failures);
+  return { values: values as ArgValues<S>, sent };
+}

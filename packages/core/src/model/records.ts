@@ -1,0 +1,120 @@
+// The stored shape of each resource. Core normalises everything before it reaches storage
+// (ids, slugs, UTC instants, derived fields), so adapters persist these records as they are.
+
+/** Every post status the reference registers. Writes use the first five. */
+export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+/** The statuses a write may set. */
+export const WRITABLE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const satisfies readonly PostStatus[];
+
+/** The kinds of record sharing the post id sequence. */
+export type PostKind = 'event' | 'venue' | 'organizer';
+export type Taxonomy = 'category' | 'tag';
+
+/** A featured image: the URL, and what an image provider knows about it. */
+export interface ImageRecord {
+  readonly url: string;
+  readonly id?: number;
+  readonly width?: number;
+  readonly height?: number;
+  readonly filesize?: number;
+  readonly sizes?: Readonly<Record<string, ImageSizeRecord>>;
+}
+
+export interface ImageSizeRecord {
+  readonly url: string;
+  readonly width?: number;
+  readonly height?: number;
+  readonly 'mime-type'?: string;
+  readonly filesize?: number;
+}
+
+/** Fields every post (event, venue, organizer) has. */
+export interface PostRecord {
+  readonly id: number;
+  /** User id of the author; 0 when there is none. */
+  readonly authorId: number;
+  readonly status: PostStatus;
+  /** "" for drafts that never had one; `<slug>__trashed` while in the trash. */
+  readonly slug: string;
+  /** A non-empty password makes the post "protected" (redacted in lists). */
+  readonly password: string;
+  readonly title: string;
+  readonly description: string;
+  readonly excerpt: string;
+  /** Publish date, site-local wall clock "YYYY-MM-DD HH:MM:SS". */
+  readonly date: string;
+  /** Publish date in UTC; null for a draft whose date was never set (shown as 0000-00-00 00:00:00). */
+  readonly dateUtc: string | null;
+  readonly modified: string;
+  readonly modifiedUtc: string;
+  readonly image: ImageRecord | null;
+}
+
+export interface EventRecord extends PostRecord {
+  /** Id of the parent event (recurring instances); 0 for none. */
+  readonly parentId: number;
+  /** The zone string stored with the event, e.g. "America/New_York", "UTC+2". */
+  readonly timezone: string;
+  readonly timezoneAbbr: string;
+  readonly allDay: boolean;
+  /** Local wall clocks "YYYY-MM-DD HH:MM:SS" in the event zone. */
+  readonly startLocal: string;
+  readonly endLocal: string;
+  /** UTC instants, epoch milliseconds. */
+  readonly startUtc: number;
+  readonly endUtc: number;
+  /** The cost strings as given (one per value sent). */
+  readonly cost: readonly string[];
+  readonly currencySymbol: string;
+  /** "" when none was inferred or stored. */
+  readonly currencyPosition: '' | 'prefix' | 'postfix';
+  readonly currencyCode: string;
+  /** null: never set, and the permalink stands in for it; "" when explicitly empty. */
+  readonly website: string | null;
+  readonly showMap: boolean;
+  readonly showMapLink: boolean;
+  readonly hideFromListings: boolean;
+  readonly sticky: boolean;
+  readonly featured: boolean;
+  /** Set by an app that sells tickets; null when unknown. */
+  readonly ticketed: boolean | null;
+  readonly categoryIds: readonly number[];
+  readonly tagIds: readonly number[];
+  readonly venueIds: readonly number[];
+  readonly organizerIds: readonly number[];
+}
+
+export interface VenueRecord extends PostRecord {
+  readonly address: string;
+  readonly city: string;
+  readonly country: string;
+  readonly province: string;
+  readonly state: string;
+  readonly zip: string;
+  readonly phone: string;
+  readonly stateprovince: string;
+  readonly website: string;
+  readonly showMap: boolean;
+  readonly showMapLink: boolean;
+  readonly geoLat: number | null;
+  readonly geoLng: number | null;
+}
+
+export interface OrganizerRecord extends PostRecord {
+  readonly phone: string;
+  readonly website: string;
+  readonly email: string;
+}
+
+export interface TermRecord {
+  readonly id: number;
+  readonly name: string;
+  readonly slug: string;
+  readonly description: string;
+  /** Parent category id; always 0 for tags. */
+  readonly parent: number;
+}
+
+export type LinkedPostRecord = VenueRecord | OrganizerRecord;

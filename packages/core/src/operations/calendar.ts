@@ -1,0 +1,71 @@
+// createCalendar: the typed operations of the five resources, usable without HTTP.
+import { exportDataset, importDataset, type Dataset, type ImportOptions, type ImportSummary } from '../dataset/dataset';
+import { beginCall, type CallContext } from './call';
+import { resolveConfig, type CalendarConfig, type CalendarOptions } from './config';
+import { getEvent, getEventBySlug, listEvents } from './event-read';
+import { createEvent, deleteEvent, updateEvent } from './event-write';
+import { linkedPostOperations, type LinkedPostOperations } from './linked-posts';
+import type { ListResult } from './list-urls';
+import { termOperations, type TermOperations } from './terms';
+
+type Input = Readonly<Record<string, unknown>>;
+type Json = Record<string, unknown>;
+
+/**
+ * The operations of `/events`. Each takes the request parameters as one object (path
+ * parameters included: `{ id: 12, password: '…' }`) and returns the wire representation.
+ */
+export interface EventOperations {
+  list(input?: Input, ctx?: CallContext): Promise<ListResult>;
+  get(input: Input, ctx?: CallContext): Promise<Json>;
+  getBySlug(input: Input, ctx?: CallContext): Promise<Json>;
+  create(input: Input, ctx?: CallContext): Promise<Json>;
+  /** POST/PUT on an existing event: omitted fields take their defaults, as the reference does. */
+  update(input: Input, ctx?: CallContext): Promise<Json>;
+  updateBySlug(input: Input, ctx?: CallContext): Promise<Json>;
+  /** PATCH: only the fields sent change. */
+  patch(input: Input, ctx?: CallContext): Promise<Json>;
+  patchBySlug(input: Input, ctx?: CallContext): Promise<Json>;
+  delete(input: Input, ctx?: CallContext): Promise<Json>;
+  deleteBySlug(input: Input, ctx?: CallContext): Promise<Json>;
+}
+
+export interface Calendar {
+  readonly config: CalendarConfig;
+  readonly events: EventOperations;
+  readonly venues: LinkedPostOperations;
+  readonly organizers: LinkedPostOperations;
+  readonly categories: TermOperations;
+  readonly tags: TermOperations;
+  /** Loads a dataset (ids kept), validated like the create routes, in one transaction. */
+  importDataset(dataset: unknown, options?: ImportOptions): Promise<ImportSummary>;
+  /** The whole calendar as a dataset. */
+  exportDataset(): Promise<Required<Dataset>>;
+}
+
+/** A calendar over a storage adapter. */
+export function createCalendar(options: CalendarOptions): Calendar {
+  const config = resolveConfig(options);
+  const call = (ctx?: CallContext) => beginCall(config, ctx);
+  return {
+    config,
+    events: {
+      list: (input = {}, ctx) => listEvents(call(ctx), input),
+      get: (input, ctx) => getEvent(call(ctx), input),
+      getBySlug: (input, ctx) => getEventBySlug(call(ctx), input),
+      create: (input, ctx) => createEvent(call(ctx), input),
+      update: (input, ctx) => updateEvent(call(ctx), input, 'replace', 'id'),
+      updateBySlug: (input, ctx) => updateEvent(call(ctx), input, 'replace', 'slug'),
+      patch: (input, ctx) => updateEvent(call(ctx), input, 'patch', 'id'),
+      patchBySlug: (input, ctx) => updateEvent(call(ctx), input, 'patch', 'slug'),
+      delete: (input, ctx) => deleteEvent(call(ctx), input, 'id'),
+      deleteBySlug: (input, ctx) => deleteEvent(call(ctx), input, 'slug'),
+    },
+    venues: linkedPostOperations('venue', config),
+    organizers: linkedPostOperations('organizer', config),
+    categories: termOperations('category', config),
+    tags: termOperations('tag', config),
+    importDataset: (dataset, importOptions) => importDataset(config, dataset, importOptions),
+    exportDataset: () => exportDataset(config.storage),
+  };
+}

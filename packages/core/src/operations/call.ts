@@ -1,0 +1,59 @@
+// What one operation call works with: the caller, the clock reading, the links to build URLs
+// with, and the storage (or the transaction) it writes through.
+import { permissionsFor, type Permissions, type Principal } from '../auth/capabilities';
+import { CalendarError } from '../errors';
+import type { ArgContext } from '../input/args';
+import type { LinkBase } from '../represent/links';
+import type { Storage } from '../storage/storage';
+import type { CalendarConfig } from './config';
+
+/** Who calls, and from where. */
+export interface CallContext {
+  /** The caller; omitted for anonymous calls. */
+  readonly principal?: Principal;
+  /** Where the site and the API are reached, for the URLs in representations. */
+  readonly links?: LinkBase;
+}
+
+export interface Call {
+  readonly config: CalendarConfig;
+  readonly storage: Storage;
+  readonly permissions: Permissions;
+  readonly principal: Principal | undefined;
+  /** Epoch ms, read once per call. */
+  readonly now: number;
+  readonly links: LinkBase;
+  readonly args: ArgContext;
+}
+
+export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
+  const permissions = permissionsFor(ctx.principal, config.roles);
+  const now = config.now();
+  const links = ctx.links ?? { siteUrl: config.siteUrl, apiRoot: `${config.siteUrl}/cal/events/v1` };
+  return {
+    config,
+    storage: config.storage,
+    permissions,
+    principal: ctx.principal,
+    now,
+    links,
+    args: { storage: config.storage, config, permissions, now, memo: new Map() },
+  };
+}
+
+/** The same call writing through a transaction's storage. */
+export function withStorage(call: Call, storage: Storage): Call {
+  return { ...call, storage, args: { ...call.args, storage } };
+}
+
+/** The refusal of a permission check: 401 for anonymous callers, 403 otherwise (on the wire). */
+export function refused(call: Call): CalendarError {
+  return call.principal
+    ? new CalendarError('forbidden', 'Sorry, you are not allowed to do that.')
+    : new CalendarError('unauthenticated', 'Sorry, you are not allowed to do that.');
+}
+
+/** Throws the refusal unless `allowed`. */
+export function requirePermission(call: Call, allowed: boolean): void {
+  if (!allowed) throw refused(call);
+}

@@ -1,0 +1,112 @@
+// Calendar options, and their resolved form that every operation reads.
+import { DEFAULT_ROLES, type Principal, type RoleTable } from '../auth/capabilities';
+import { DEFAULT_CURRENCY, type CurrencyDefaults } from '../domain/cost';
+import type { EventRecord, ImageRecord } from '../model/records';
+import type { Storage } from '../storage/storage';
+import { resolveZone, type Zone } from '../time/zone';
+import { isAllowedUrl } from '../input/wire-schemas';
+
+/** Resolves the `image` a client sends (an attachment id or a URL) to an image. */
+export interface ImageProvider {
+  /**
+   * The image for an id or URL; undefined when it names no image (the write is refused with
+   * 400). May fetch, look up a media library, or accept URLs as given.
+   */
+  resolve(ref: number | string, principal: Principal | undefined): Promise<ImageRecord | undefined> | ImageRecord | undefined;
+}
+
+/** Which user ids exist (the `author` field must name one). */
+export interface UserDirectory {
+  exists(id: number): Promise<boolean> | boolean;
+}
+
+export interface CalendarOptions {
+  /** Where the calendar keeps its records. */
+  readonly storage: Storage;
+  /**
+   * The site time zone: an IANA name or `UTC±N`. New events without a zone get it; date
+   * filters without an offset are read in it.
+   * @default 'UTC'
+   */
+  readonly timezone?: string;
+  /** The clock, injected for reproducible runs and tests. @default () => Date.now() */
+  readonly now?: () => number | Date;
+  /** Page sizes of every list. */
+  readonly limits?: {
+    /** `per_page` when a request gives none. @default 10 */
+    readonly defaultPerPage?: number;
+    /** The largest `per_page`; larger values are clamped silently. @default 50 */
+    readonly maxPerPage?: number;
+  };
+  /** Role name -> capabilities. @default WordPress's roles with The Events Calendar's capabilities */
+  readonly roles?: RoleTable;
+  /** Which user ids exist. @default every positive id exists */
+  readonly users?: UserDirectory;
+  /** Resolves `image` values. @default absolute http(s) URLs are taken as given; ids name nothing */
+  readonly images?: ImageProvider;
+  /**
+   * Where an event's ticketing state comes from, for the `ticketed` list filter and field: a
+   * function evaluated on every event write (its answer is stored, so lists filter in the
+   * database), or `'stored'` when the app maintains the `ticketed` field itself (datasets,
+   * storage). Without it `ticketed=true` is refused as the reference does without Event Tickets.
+   * @default undefined
+   */
+  readonly tickets?: ((event: EventRecord) => boolean) | 'stored';
+  /** Radius of the `geoloc_lat`/`geoloc_lng` filter, in km. @default 50 */
+  readonly geoRadiusKm?: number;
+  /** The site's home URL for permalinks and global ids when a call gives no links. @default 'http://localhost' */
+  readonly siteUrl?: string;
+  /** Currency shown with costs that store none. @default { symbol: '$', position: 'prefix', code: 'USD' } */
+  readonly currency?: Partial<CurrencyDefaults>;
+}
+
+export interface CalendarConfig {
+  readonly storage: Storage;
+  readonly timezone: string;
+  readonly zone: Zone;
+  now(): number;
+  readonly defaultPerPage: number;
+  readonly maxPerPage: number;
+  readonly roles: RoleTable;
+  readonly users: UserDirectory;
+  readonly images: ImageProvider;
+  readonly tickets: ((event: EventRecord) => boolean) | 'stored' | undefined;
+  readonly geoRadiusKm: number;
+  readonly siteUrl: string;
+  readonly currency: CurrencyDefaults;
+}
+
+/** Accepts absolute http(s) URLs as given; refuses ids (there is no media library). */
+export const urlImages: ImageProvider = {
+  resolve: (ref) => (typeof ref === 'string' && /^https?:/i.test(ref) && isAllowedUrl(ref) ? { url: ref } : undefined),
+};
+
+export function resolveConfig(options: CalendarOptions): CalendarConfig {
+  const timezone = options.timezone ?? 'UTC';
+  const zone = resolveZone(timezone);
+  if (!zone) throw new TypeError(`evcal: unknown time zone "${timezone}"`);
+  const clock = options.now ?? Date.now;
+  const defaultPerPage = options.limits?.defaultPerPage ?? 10;
+  const maxPerPage = options.limits?.maxPerPage ?? 50;
+  for (const [name, n] of [['defaultPerPage', defaultPerPage], ['maxPerPage', maxPerPage]] as const) {
+    if (!Number.isInteger(n) || n < 1) throw new TypeError(`evcal: limits.${name} must be a positive integer`);
+  }
+  return {
+    storage: options.storage,
+    timezone,
+    zone,
+    now: () => {
+      const t = clock();
+      return typeof t === 'number' ? t : t.getTime();
+    },
+    defaultPerPage,
+    maxPerPage,
+    roles: options.roles ?? DEFAULT_ROLES,
+    users: options.users ?? { exists: (id) => Number.isInteger(id) && id > 0 },
+    images: options.images ?? urlImages,
+    tickets: options.tickets,
+    geoRadiusKm: options.geoRadiusKm ?? 50,
+    siteUrl: (options.siteUrl ?? 'http://localhost').replace(/\/+$/, ''),
+    currency: { ...DEFAULT_CURRENCY, ...options.currency },
+  };
+}

@@ -1,0 +1,92 @@
+// The `venue` and `organizer` values of an event write (behaviour.md §4.6): ids, `{id}`
+// objects, inline data that creates (or reuses) a record, lists of those, or an empty value.
+import * as v from 'valibot';
+import { parseArgs, type ArgContext } from '../input/args';
+import { splitList, toPositiveInt } from '../input/wire-schemas';
+import type { LinkedPostKind } from '../query/linked-post-engine';
+import { linkedPostWriteArgs } from './linked-post-args';
+
+export type LinkedRef =
+  | { readonly id: number }
+  /** Inline venue or organizer data to create one (or reuse a duplicate). */
+  | { readonly data: Readonly<Record<string, unknown>> };
+
+export type LinkedValue = { readonly kind: 'empty' } | { readonly kind: 'refs'; readonly refs: readonly LinkedRef[] };
+
+/**
+ * Accepts an id (number or numeric string), a comma-separated list of ids, an object with
+ * `id` or with record fields, or a list of those; `null`, "", 0 and empty lists are "empty".
+ */
+export const linkedValueSchema = v.pipe(
+  v.union([v.number(), v.string(), v.array(v.unknown()), v.record(v.string(), v.unknown())]),
+  v.transform((x): LinkedValue | undefined => normaliseLinkedValue(x)),
+  v.check((x) => x !== undefined),
+  v.transform((x): LinkedValue => x!),
+);
+
+/** Validation: ids must name existing records of the kind; inline data must pass the create rules. */
+export function validateLinkedValue(kind: LinkedPostKind) {
+  return async (value: LinkedValue, ctx: ArgContext): Promise<string | undefined> => {
+    if (value.kind === 'empty') return undefined;
+    const collection = kind === 'venue' ? ctx.storage.venues : ctx.storage.organizers;
+    for (const ref of value.refs) {
+      if ('id' in ref) {
+        if (!(await collection.get(ref.id))) return 'Invalid parameter.';
+        continue;
+      }
+      try {
+        await parseArgs(linkedPostWriteArgs(kind, 'create'), ref.data, ctx);
+      } catch {
+        return 'Invalid parameter.';
+      }
+    }
+    return undefined;
+  };
+}
+
+// ---- helpers ----
+
+function isEmptyScalar(x: unknown): boolean {
+  return x === null || x === undefined || x === '' || x === 0 || x === '0' || x === false;
+}
+
+function normaliseLinkedValue(x: unknown): LinkedValue | undefined {
+  if (isEmptyScalar(x)) return { kind: 'empty' };
+  if (typeof x === 'number' || typeof x === 'string') {
+    const parts = splitList(String(x));
+    if (parts.length === 0) return { kind: 'empty' };
+    const ids = parts.map(toPositiveInt);
+    return ids.every((id) => id !== undefined) ? { kind: 'refs', refs: ids.map((id) => ({ id: id! })) } : undefined;
+  }
+  if (Array.isArray(x)) {
+    const items = x.filter((item) => !isEmptyScalar(item) && !(Array.isArray(item) && item.length === 0));
+    if (items.length === 0) return { kind: 'empty' };
+    const refs: LinkedRef[] = [];
+    for (const item of items) {
+      const ref = typeof item === 'object' && item !== null && !Array.isArray(item)
+        ? objectRef(item as Record<string, unknown>)
+        : typeof item === 'number' || typeof item === 'string' ? idRef(item) : undefined;
+      if (!ref) return undefined;
+      refs.push(ref);
+    }
+    return { kind: 'refs', refs };
+  }
+  if (typeof x === 'object' && x !== null) {
+    if (Object.keys(x).length === 0) return { kind: 'empty' };
+    const ref = objectRef(x as Record<string, unknown>);
+    return ref ? { kind: 'refs', refs: [ref] } : undefined;
+  }
+  return undefined;
+}
+
+function idRef(x: number | string): LinkedRef | undefined {
+  const id = toPositiveInt(x);
+  return id === undefined ? undefined : { id };
+}
+
+function objectRef(o: Record<string, unknown>): LinkedRef | undefined {
+  if ('id' in o && !isEmptyScalar(o.id)) {
+    return typeof o.id === 'number' || typeof o.id === 'string' ? idRef(o.id) : undefined;
+  }
+  return { data: o };
+}

@@ -1,0 +1,139 @@
+// Reading events: the list (behaviour.md §2.1) and single reads by id or slug (§3.1).
+import { CalendarError } from '../errors';
+import { parseArgs, type ArgValues } from '../input/args';
+import type { EventRecord } from '../model/records';
+import { eventSearchWords } from '../query/text-match';
+import type { EventQuery, EventSortKey } from '../query/query-types';
+import type { Call } from './call';
+import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
+import { dateWindow, DATE_PARAMS } from './event-dates';
+import { renderEvent, renderEvents } from './event-render';
+import { listLinks, totalPages, type ListResult } from './list-urls';
+import { isUnlocked } from './post-access';
+import { effectiveStatuses } from './status-filter';
+import { termFilterIds } from './term-refs';
+
+type Input = Readonly<Record<string, unknown>>;
+type ListValues = ArgValues<typeof eventListArgs>;
+
+export async function listEvents(call: Call, input: Input): Promise<ListResult> {
+  const { values, sent } = await parseArgs(eventListArgs, input, call.args);
+  const page = values.page!;
+  const perPage = Math.min(values.per_page!, call.config.maxPerPage);
+  const { query, shown } = await buildQuery(call, values, sent, page, perPage);
+  const result = await call.storage.events.list(query);
+  if (result.items.length === 0 && page > 1) {
+    throw new CalendarError('event_page_not_found', 'The requested event archive page does not exist');
+  }
+  const pages = totalPages(result.total, perPage);
+  const links = listLinks(`${call.links.apiRoot}/events/`, [
+    ['page', page], ['per_page', perPage], ['start_date', shown.start_date], ['end_date', shown.end_date],
+    ['search', values.search], ['geoloc', values.geoloc ? 1 : undefined],
+    ['geoloc_lat', values.geoloc_lat], ['geoloc_lng', values.geoloc_lng],
+    ['status', query.statuses.join(',')], ['post_parent', values.post_parent], ['include', values.include?.join(',')],
+    ['starts_before', shown.starts_before], ['starts_after', shown.starts_after],
+    ['ends_before', shown.ends_before], ['ends_after', shown.ends_after],
+    ['ticketed', values.ticketed === undefined ? undefined : values.ticketed ? 1 : 0],
+    // Carried over unlike the reference, so following the links keeps the filters (docs/compatibility.md).
+    ['categories', values.categories?.join(',')], ['tags', values.tags?.join(',')],
+    ['strict_dates', values.strict_dates ? 'true' : undefined],
+    ['venue', values.venue?.join(',')], ['organizer', values.organizer?.join(',')],
+    ['featured', values.featured === undefined ? undefined : values.featured ? 1 : 0],
+  ], page, page < pages, page > 1 && page - 1 <= pages);
+  const events = await renderEvents(call, result.items, { password: values.password });
+  return {
+    body: {
+      events,
+      rest_url: links.restUrl,
+      ...(links.next ? { next_rest_url: links.next } : {}),
+      ...(links.previous ? { previous_rest_url: links.previous } : {}),
+      total: result.total,
+      total_pages: pages,
+    },
+    total: result.total,
+    totalPages: pages,
+    ...(links.next ? { next: links.next } : {}),
+    ...(links.previous ? { previous: links.previous } : {}),
+  };
+}
+
+/** `GET /events/{id}`. */
+export async function getEvent(call: Call, input: Input): Promise<Record<string, unknown>> {
+  const { values } = await parseArgs({ id: eventPathIdArg, ...eventReadArgs }, input, call.args);
+  const event = await findEventOrFail(call, values.id!);
+  return readable(call, event, values);
+}
+
+/** `GET /events/by-slug/{slug}`. */
+export async function getEventBySlug(call: Call, input: Input): Promise<Record<string, unknown>> {
+  const { values } = await parseArgs({ slug: eventSlugArg, ...eventReadArgs }, input, call.args);
+  const event = (await call.storage.events.getBySlug(values.slug!))!;
+  return readable(call, event, values);
+}
+
+/**
+ * The event with this id: 404 when no post has it, 400 when it is a venue or organizer
+ * (posts share one id sequence).
+ */
+export async function findEventOrFail(call: Call, id: number): Promise<EventRecord> {
+  const event = id > 0 ? await call.storage.events.get(id) : undefined;
+  if (event) return event;
+  if (id > 0 && ((await call.storage.venues.get(id)) || (await call.storage.organizers.get(id)))) {
+    throw new CalendarError('not_an_event', 'The specified ID is not a valid event.');
+  }
+  throw new CalendarError('event_not_found', `Event with ID ${id} does not exist.`, { details: { id } });
+}
+
+// ---- helpers ----
+
+/** The checks of a single read, in the reference's order (trash, access, password). */
+async function readable(call: Call, event: EventRecord, unlock: { password?: string; context?: string }) {
+  if (event.status === 'trash') throw new CalendarError('event_trashed', 'This event is no longer available');
+  if (!call.permissions.canRead('event', event)) throw new CalendarError('event_not_accessible', 'The requested event is not accessible');
+  if (!isUnlocked(call, 'event', event, unlock)) {
+    throw new CalendarError('event_password_protected', 'The requested event is not accessible without a password');
+  }
+  // JSON-LD is left out for protected events, and for unpublished ones read anonymously (§1.7).
+  const jsonLd = event.password === '' && (event.status === 'publish' || call.principal !== undefined);
+  return renderEvent(call, event, { ...unlock, jsonLd });
+}
+
+async function buildQuery(call: Call, values: ListValues, sent: ReadonlySet<string>, page: number, perPage: number) {
+  const site = call.config.zone;
+  const include = values.include !== undefined;
+  const window = dateWindow({
+    values: Object.fromEntries(DATE_PARAMS.filter((p) => sent.has(p)).map((p) => [p, values[p]])),
+    strict: values.strict_dates === true,
+    include,
+    site,
+    now: call.now,
+  });
+  const near = values.geoloc_lat !== undefined && values.geoloc_lng !== undefined;
+  const sort: EventSortKey[] = include
+    ? [{ field: 'date', direction: 'asc' }, { field: 'id', direction: 'asc' }]
+    : near
+      ? [{ field: 'distance', direction: 'asc' }, { field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }]
+      : [{ field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }];
+  const query: EventQuery = {
+    statuses: effectiveStatuses(call.permissions, 'event', values.status),
+    excludeHidden: true,
+    ...(include ? { ids: values.include! } : {}),
+    ...(window.start ? { start: window.start } : {}),
+    ...(window.end ? { end: window.end } : {}),
+    ...(values.search !== undefined ? { search: eventSearchWords(values.search) } : {}),
+    ...(values.categories ? { categoryIds: await termFilterIds(call.args, 'category') } : {}),
+    ...(values.tags ? { tagIds: await termFilterIds(call.args, 'tag') } : {}),
+    ...(values.venue ? { venueIds: values.venue } : {}),
+    ...(values.organizer ? { organizerIds: values.organizer } : {}),
+    ...(values.featured !== undefined ? { featured: values.featured } : {}),
+    ...(values.post_parent !== undefined ? { parentId: values.post_parent } : {}),
+    ...(values.ticketed !== undefined && call.config.tickets ? { ticketed: values.ticketed } : {}),
+    ...(near
+      ? { geo: { kind: 'near' as const, lat: values.geoloc_lat!, lng: values.geoloc_lng!, radiusKm: call.config.geoRadiusKm } }
+      : values.geoloc ? { geo: { kind: 'has-coordinates' as const } } : {}),
+    sort,
+    limit: perPage,
+    offset: (page - 1) * perPage,
+  };
+  return { query, shown: window.shown };
+}

@@ -1,0 +1,51 @@
+// Renders events with their venues, organizers and terms, loading what a page embeds in a
+// constant number of storage calls (no per-event queries).
+import type { EventRecord } from '../model/records';
+import type { CountedTerm } from '../query/query-types';
+import { eventJson, relatedIds, type EventJson, type Related } from '../represent/event-json';
+import type { Call } from './call';
+import { isUnlocked, type Unlock } from './post-access';
+
+export async function loadRelated(call: Call, events: readonly EventRecord[]): Promise<Related> {
+  const ids = relatedIds(events);
+  const { storage } = call;
+  const [venues, organizers, categories, tags, categoryCounts, tagCounts] = await Promise.all([
+    ids.venues.length ? storage.venues.getMany(ids.venues) : [],
+    ids.organizers.length ? storage.organizers.getMany(ids.organizers) : [],
+    ids.categories.length ? storage.categories.getMany(ids.categories) : [],
+    ids.tags.length ? storage.tags.getMany(ids.tags) : [],
+    ids.categories.length ? storage.events.countByTerm('category', ids.categories, ['publish']) : new Map<number, number>(),
+    ids.tags.length ? storage.events.countByTerm('tag', ids.tags, ['publish']) : new Map<number, number>(),
+  ]);
+  const counted = (terms: typeof categories, counts: ReadonlyMap<number, number>) =>
+    new Map(terms.map((term): [number, CountedTerm<typeof term>] => [term.id, { term, count: counts.get(term.id) ?? 0 }]));
+  return {
+    venues: new Map(venues.map((v) => [v.id, v])),
+    organizers: new Map(organizers.map((o) => [o.id, o])),
+    categories: counted(categories, categoryCounts),
+    tags: counted(tags, tagCounts),
+  };
+}
+
+export interface RenderOptions extends Unlock {
+  /** Single GET: add `json_ld`. */
+  readonly jsonLd?: boolean;
+}
+
+/** Renders a page of events (lists, create/update/delete responses). */
+export async function renderEvents(call: Call, events: readonly EventRecord[], options: RenderOptions = {}): Promise<EventJson[]> {
+  const related = await loadRelated(call, events);
+  const tickets = call.config.tickets;
+  return events.map((event) => eventJson(event, {
+    links: call.links,
+    related,
+    currency: call.config.currency,
+    unlocked: (kind, post) => isUnlocked(call, kind, post, options),
+    ...(tickets ? { ticketed: (e: EventRecord) => e.ticketed ?? false } : {}),
+    ...(options.jsonLd ? { jsonLd: true } : {}),
+  }));
+}
+
+export async function renderEvent(call: Call, event: EventRecord, options: RenderOptions = {}): Promise<EventJson> {
+  return (await renderEvents(call, [event], options))[0]!;
+}

@@ -1,0 +1,213 @@
+// Writing events (behaviour.md §4.1-§4.3, §4.6, §10.2-§10.4, §10.9). POST and PUT on an
+// existing event replace it as the reference does (omitted fields take their defaults);
+// PATCH changes only the fields sent.
+import { CalendarError, invalidParam } from '../errors';
+import { parseArgs, type ArgSpecs } from '../input/args';
+import { parseCostInput } from '../domain/cost';
+import type { EventRecord, PostKind, PostRecord, PostStatus } from '../model/records';
+import type { LinkedPostKind } from '../query/linked-post-engine';
+import { eventWallClock, utcWallClock } from '../time/interpret';
+import { endOfDay, formatWall, parseWall, startOfDay } from '../time/wall-clock';
+import { resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
+import { requirePermission, withStorage, type Call } from './call';
+import { eventPathIdArg, eventSlugArg, eventWriteArgs } from './event-args';
+import type { LinkedValue } from './event-links';
+import { findEventOrFail } from './event-read';
+import { renderEvent } from './event-render';
+import { linkedPostWriteArgs } from './linked-post-args';
+import { createOrReuse } from './linked-posts';
+import { explicitDates } from './post-access';
+import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
+import { passwordArg, resolveImage } from './shared-args';
+import { resolveTermsForWrite } from './term-refs';
+
+type Input = Readonly<Record<string, unknown>>;
+type Values = Record<string, unknown>;
+export type EventWriteMode = 'create' | 'replace' | 'patch';
+
+export async function createEvent(call: Call, input: Input): Promise<Record<string, unknown>> {
+  const { values } = await parseArgs(eventWriteArgs('create'), input, call.args);
+  requirePermission(call, call.permissions.can('edit_events'));
+  const record = await call.storage.transaction(async (tx) => {
+    const txCall = withStorage(call, tx);
+    const id = await tx.sequences.next('post');
+    const event = await applyEventWrite(txCall, blankEvent(id, call.principal?.id ?? 0), values, 'create');
+    await tx.events.insert(event);
+    return event;
+  });
+  return renderEvent(call, record);
+}
+
+/** POST/PUT (`replace`) or PATCH (`patch`) on `/events/{id}` or `/events/by-slug/{slug}`. */
+export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'patch', by: 'id' | 'slug'): Promise<Record<string, unknown>> {
+  const key: ArgSpecs = by === 'id' ? { id: eventPathIdArg, password: passwordArg } : { slug: eventSlugArg };
+  const { values } = await parseArgs({ ...key, ...eventWriteArgs(mode) }, input, call.args);
+  const event = await authorizeOnEvent(call, values, 'edit', by);
+  const record = await call.storage.transaction(async (tx) => {
+    const updated = await applyEventWrite(withStorage(call, tx), event, values, mode);
+    await tx.events.replace(updated);
+    return updated;
+  });
+  return renderEvent(call, record);
+}
+
+/** DELETE: moves the event to the trash; 410 when it already is there. */
+export async function deleteEvent(call: Call, input: Input, by: 'id' | 'slug'): Promise<Record<string, unknown>> {
+  const key: ArgSpecs = by === 'id' ? { id: eventPathIdArg } : { slug: eventSlugArg };
+  const { values } = await parseArgs(key, input, call.args);
+  const event = await authorizeOnEvent(call, values, 'delete', by);
+  if (event.status === 'trash') throw new CalendarError('event_in_trash', 'The event is already trashed');
+  const now = stamps(call.now, call.config.zone);
+  const slug = await resolveSlug({ requested: undefined, current: event.slug, title: event.title, id: event.id, status: 'trash', taken: async () => false });
+  const trashed: EventRecord = { ...event, status: 'trash', slug, modified: now.local, modifiedUtc: now.utc };
+  await call.storage.transaction((tx) => tx.events.replace(trashed));
+  return renderEvent(call, trashed);
+}
+
+/**
+ * The permission check of an update or delete, then the event. The caller must be able to
+ * edit (delete) the addressed post when it exists — by id or by slug alike (the reference
+ * checks only the general capability on slug routes; docs/compatibility.md) — else hold the
+ * general capability, so that a missing event can be answered with 404. On by-slug routes
+ * `slug` names the event (a body `slug` wins over the path, as parameters do everywhere).
+ */
+async function authorizeOnEvent(call: Call, values: Values, verb: 'edit' | 'delete', by: 'id' | 'slug'): Promise<EventRecord> {
+  const { storage, permissions } = call;
+  let post: { kind: PostKind; record: PostRecord } | undefined;
+  if (by === 'slug') {
+    post = { kind: 'event', record: (await storage.events.getBySlug(values.slug as string))! };
+  } else if ((values.id as number) > 0) {
+    const id = values.id as number;
+    const found = (await storage.events.get(id)) ?? undefined;
+    const venue = found ? undefined : await storage.venues.get(id);
+    const organizer = found || venue ? undefined : await storage.organizers.get(id);
+    if (found) post = { kind: 'event', record: found };
+    else if (venue) post = { kind: 'venue', record: venue };
+    else if (organizer) post = { kind: 'organizer', record: organizer };
+  }
+  const allowed = post
+    ? verb === 'edit' ? permissions.canEdit(post.kind, post.record) : permissions.canDelete(post.kind, post.record)
+    : permissions.can(verb === 'edit' ? 'edit_events' : 'delete_events');
+  requirePermission(call, allowed);
+  if (post?.kind === 'event') return post.record as EventRecord;
+  return findEventOrFail(call, values.id as number);
+}
+
+/** A new event before the create values are applied. */
+export function blankEvent(id: number, authorId: number): EventRecord {
+  return {
+    id, authorId, status: 'draft', slug: '', password: '', title: '', description: '', excerpt: '',
+    date: '', dateUtc: null, modified: '', modifiedUtc: '', image: null, parentId: 0,
+    timezone: '', timezoneAbbr: '', allDay: false, startLocal: '', endLocal: '', startUtc: 0, endUtc: 0,
+    cost: [], currencySymbol: '', currencyPosition: '', currencyCode: '', website: null,
+    showMap: false, showMapLink: false, hideFromListings: false, sticky: false, featured: false, ticketed: null,
+    categoryIds: [], tagIds: [], venueIds: [], organizerIds: [],
+  };
+}
+
+/** The event after applying validated write values to `base` (a blank event when creating). */
+export async function applyEventWrite(call: Call, base: EventRecord, values: Values, mode: EventWriteMode): Promise<EventRecord> {
+  const has = (k: string) => values[k] !== undefined;
+  const keep = mode === 'patch';
+  const site = call.config.zone;
+  const now = stamps(call.now, site);
+
+  // Zone: omitted or empty means the site zone, except on PATCH where omitted keeps it.
+  const zoneName = has('timezone') && String(values.timezone).trim() !== ''
+    ? String(values.timezone).trim()
+    : keep && !has('timezone') ? base.timezone : call.config.timezone;
+  const zone = resolveZone(zoneName)!;
+
+  // Dates: a date not sent keeps the stored one (local wall clock, re-read in the new zone).
+  const allDay = has('all_day') ? (values.all_day as boolean) : keep ? base.allDay : false;
+  let start = has('start_date') ? eventWallClock(values.start_date, zone, call.now) : parseWall(base.startLocal)!;
+  let end = has('end_date') ? eventWallClock(values.end_date, zone, call.now) : parseWall(base.endLocal)!;
+  if (allDay) {
+    start = startOfDay(start);
+    end = endOfDay(end);
+  }
+  const startUtc = wallToInstant(start, zone);
+  const endUtc = wallToInstant(end, zone);
+  if (endUtc < startUtc) throw invalidParam('end_date', 'The end date must not be before the start date.');
+
+  const requested = values.status as PostStatus | undefined;
+  let status = keep && requested === undefined ? base.status : scaleBackStatus(call, requested);
+  const explicit = explicitDates(
+    has('date') ? formatWall(eventWallClock(values.date, zone, call.now)) : undefined,
+    has('date_utc') ? utcWallClock(values.date_utc, resolveZone('UTC')!, call.now) : undefined,
+    zone, site,
+  );
+  const dates = publishDates(mode === 'create' ? undefined : base, explicit, status, now);
+  status = scheduleStatus(status, dates.dateUtc, call.now);
+
+  const title = has('title') ? String(values.title).trim() : base.title;
+  const slug = await resolveSlug({
+    requested: values.slug as string | undefined, current: base.slug, title, id: base.id, status,
+    taken: async (s) => {
+      const other = await call.storage.events.getBySlug(s);
+      return other !== undefined && other.id !== base.id;
+    },
+  });
+  const flag = (k: string, current: boolean) => (has(k) ? (values[k] as boolean) : keep ? current : false);
+  const cost = has('cost')
+    ? parseCostInput(Array.isArray(values.cost) ? values.cost.map(String) : String(values.cost))
+    : keep ? { cost: base.cost, symbol: base.currencySymbol, position: base.currencyPosition } : { cost: [], symbol: '', position: '' as const };
+  const image = has('image')
+    ? (values.image === '' ? null : (await resolveImage(values.image as string | number, call.args)) ?? null)
+    : keep ? base.image : null;
+
+  const event: EventRecord = {
+    ...base,
+    authorId: has('author') ? (values.author as number) : base.authorId,
+    status,
+    slug,
+    title,
+    description: has('description') ? String(values.description) : base.description,
+    excerpt: has('excerpt') ? String(values.excerpt) : base.excerpt,
+    date: dates.date,
+    dateUtc: dates.dateUtc,
+    modified: now.local,
+    modifiedUtc: now.utc,
+    image,
+    timezone: zoneName,
+    timezoneAbbr: zoneAbbreviation(zone, startUtc),
+    allDay,
+    startLocal: formatWall(start),
+    endLocal: formatWall(end),
+    startUtc,
+    endUtc,
+    cost: cost.cost,
+    currencySymbol: cost.symbol,
+    currencyPosition: cost.position,
+    website: has('website') ? String(values.website).trim() : keep || mode === 'create' ? base.website : '',
+    showMap: flag('show_map', base.showMap),
+    showMapLink: flag('show_map_link', base.showMapLink),
+    hideFromListings: flag('hide_from_listings', base.hideFromListings),
+    sticky: flag('sticky', base.sticky),
+    featured: flag('featured', base.featured),
+    categoryIds: has('categories') ? await resolveTermsForWrite(call, 'category', values.categories as string[]) : base.categoryIds,
+    tagIds: has('tags') ? await resolveTermsForWrite(call, 'tag', values.tags as string[]) : base.tagIds,
+    venueIds: has('venue') ? await linkRefs(call, 'venue', values.venue as LinkedValue) : base.venueIds,
+    // An update through POST or PUT that omits organizers unlinks them (behaviour.md §10.2).
+    organizerIds: has('organizer') ? await linkRefs(call, 'organizer', values.organizer as LinkedValue) : mode === 'replace' ? [] : base.organizerIds,
+  };
+  const tickets = call.config.tickets;
+  return typeof tickets === 'function' ? { ...event, ticketed: tickets(event) } : event;
+}
+
+/** The ids a `venue`/`organizer` value links, creating inline records (duplicates reused). */
+async function linkRefs(call: Call, kind: LinkedPostKind, value: LinkedValue): Promise<number[]> {
+  if (value.kind === 'empty') return [];
+  const ids: number[] = [];
+  for (const ref of value.refs) {
+    let id: number;
+    if ('id' in ref) id = ref.id;
+    else {
+      requirePermission(call, call.permissions.can(`edit_${kind}s`));
+      const { values } = await parseArgs(linkedPostWriteArgs(kind, 'create'), ref.data, call.args);
+      id = await createOrReuse(call, kind, values as Values);
+    }
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}

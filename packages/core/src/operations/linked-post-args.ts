@@ -1,0 +1,102 @@
+// Arguments of the venue and organizer routes (interface.md; behaviour.md §2.2, §4.4, §4.5).
+import * as v from 'valibot';
+import { arg, type ArgSpec, type ArgSpecs } from '../input/args';
+import { anyString, nonEmptyString, positiveInt, truthy, urlOrEmpty } from '../input/wire-schemas';
+import type { LinkedPostKind } from '../query/linked-post-engine';
+import {
+  authorArg, contextArg, dateArg, imageArg, pageArg, passwordArg, perPageArg, writeStatusArg,
+} from './shared-args';
+import { eventIdArg } from './event-ref-args';
+import { statusFilterArg } from './status-filter';
+
+/** The text fields a venue or organizer stores besides its name and description. */
+export const META_FIELDS = {
+  venue: ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website'],
+  organizer: ['phone', 'website', 'email'],
+} as const satisfies Record<LinkedPostKind, readonly string[]>;
+
+const text = (description: string) => arg({ schema: anyString, description, type: 'string' });
+const latitude = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\s*[+-]?\d+(\.\d+)?\s*$/))]), v.transform(Number), v.number(), v.minValue(-90), v.maxValue(90));
+const longitude = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\s*[+-]?\d+(\.\d+)?\s*$/))]), v.transform(Number), v.number(), v.minValue(-180), v.maxValue(180));
+
+/** Create (name required) or update (nothing required) arguments of a venue or organizer. */
+export function linkedPostWriteArgs(kind: LinkedPostKind, mode: 'create' | 'update'): ArgSpecs {
+  const name: ArgSpec<string> = arg({
+    schema: nonEmptyString,
+    required: mode === 'create',
+    description: kind === 'venue' ? 'The venue name' : 'The organizer name',
+    type: 'string',
+  });
+  const common = {
+    author: authorArg,
+    date: dateArg('The publication date'),
+    date_utc: dateArg('The publication date in UTC'),
+    description: text(kind === 'venue' ? 'The venue description' : 'The organizer description'),
+    status: writeStatusArg,
+  };
+  if (kind === 'organizer') {
+    return {
+      organizer: name,
+      ...common,
+      phone: text('The organizer phone number'),
+      website: arg({ schema: urlOrEmpty, description: 'The organizer website', type: 'string' }),
+      email: text('The organizer e-mail address'),
+      image: imageArg,
+    };
+  }
+  return {
+    venue: name,
+    ...common,
+    show_map: arg({ schema: truthy, description: 'Whether events linked to the venue show a map' }),
+    show_map_link: arg({ schema: truthy, description: 'Whether events linked to the venue show a map link' }),
+    address: text('The venue address'),
+    city: text('The venue city'),
+    country: text('The venue country'),
+    province: text('The venue province'),
+    state: text('The venue state'),
+    zip: text('The venue ZIP code'),
+    phone: text('The venue phone number'),
+    stateprovince: text('The venue state and province combined'),
+    website: arg({ schema: urlOrEmpty, description: 'The venue website', type: 'string' }),
+    image: imageArg,
+    geo_lat: arg({ schema: latitude, description: 'The venue latitude, in decimal degrees', type: 'number' }),
+    geo_lng: arg({ schema: longitude, description: 'The venue longitude, in decimal degrees', type: 'number' }),
+  };
+}
+
+/** Arguments of `GET /venues` and `GET /organizers`. */
+export function linkedPostListArgs(kind: LinkedPostKind) {
+  return {
+    page: pageArg,
+    per_page: perPageArg,
+    search: arg({ schema: nonEmptyString, description: 'Search in title, description and the custom fields', type: 'string' }),
+    event: arg({ ...eventIdArg, description: `Only the ${kind}s linked to this event` }),
+    has_events: arg({ schema: truthy, description: `Only the ${kind}s that have (or, when false, do not have) events` }),
+    only_with_upcoming: arg({ schema: truthy, default: false, description: `Only the ${kind}s with upcoming events` }),
+    status: statusFilterArg(kind),
+    password: passwordArg,
+  };
+}
+
+/** The id of an existing venue or organizer (any status), or 400. */
+export function linkedPostIdArg(kind: LinkedPostKind) {
+  return arg({
+    schema: positiveInt,
+    required: true,
+    description: `The ${kind} ID`,
+    type: 'integer',
+    validate: async (id, ctx) => ((await ctx.storage[`${kind}s`].get(id)) ? undefined : 'Invalid parameter.'),
+  });
+}
+
+export function linkedPostSlugArg(kind: LinkedPostKind) {
+  return arg({
+    schema: nonEmptyString,
+    required: true,
+    description: `The ${kind} slug`,
+    type: 'string',
+    validate: async (slug, ctx) => ((await ctx.storage[`${kind}s`].getBySlug(slug)) ? undefined : 'Invalid parameter.'),
+  });
+}
+
+export const readArgs = { password: passwordArg, context: contextArg };

@@ -1,0 +1,312 @@
+// Venue and organizer operations (behaviour.md §2.2, §3.2, §4.4, §4.5): one implementation for
+// both kinds, which differ only in their name field and their text fields.
+import { CalendarError } from '../errors';
+import { parseArgs, type ArgSpecs, type ArgValues } from '../input/args';
+import type { OrganizerRecord, PostStatus, VenueRecord } from '../model/records';
+import { foldText, fragmentWords } from '../query/text-match';
+import type { LinkedPostKind } from '../query/linked-post-engine';
+import type { LinkedPostQuery } from '../query/query-types';
+import { organizerJson, venueJson } from '../represent/linked-post-json';
+import { redactProtected } from '../represent/redact';
+import type { LinkedPostCollection } from '../storage/storage';
+import { siteWallClock, utcWallClock } from '../time/interpret';
+import { resolveZone } from '../time/zone';
+import { beginCall, requirePermission, withStorage, type Call, type CallContext } from './call';
+import type { CalendarConfig } from './config';
+import {
+  linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, META_FIELDS, readArgs,
+} from './linked-post-args';
+import { listLinks, totalPages, type ListResult } from './list-urls';
+import { explicitDates, isUnlocked, type Unlock } from './post-access';
+import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
+import { resolveImage } from './shared-args';
+import { EDITOR_STATUSES, effectiveStatuses, PUBLIC_STATUSES } from './status-filter';
+
+type LinkedRecord = VenueRecord | OrganizerRecord;
+type Values = Record<string, unknown>;
+type Input = Readonly<Record<string, unknown>>;
+
+const NOT_TRASHED: readonly PostStatus[] = ['publish', 'future', 'draft', 'pending', 'private', 'auto-draft', 'inherit'];
+
+/** The operations of `/venues` or `/organizers`. */
+export interface LinkedPostOperations {
+  list(input?: Input, ctx?: CallContext): Promise<ListResult>;
+  get(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  getBySlug(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  create(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  /** POST/PUT on an existing record: omitted status, map flags, image and stateprovince take their defaults. */
+  update(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  updateBySlug(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  /** PATCH: only the fields sent change. */
+  patch(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  patchBySlug(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  delete(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  deleteBySlug(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+}
+
+export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfig): LinkedPostOperations {
+  const listArgs = linkedPostListArgs(kind);
+  const createArgs = linkedPostWriteArgs(kind, 'create');
+  const updateArgs = linkedPostWriteArgs(kind, 'update');
+  const byId = { id: linkedPostIdArg(kind) };
+  const bySlug = { slug: linkedPostSlugArg(kind) };
+
+  const locate = async <S extends ArgSpecs>(call: Call, specs: S, input: Input) => {
+    const { values } = await parseArgs(specs, input, call.args);
+    const v = values as Values;
+    const coll = collection(call);
+    const post = (v.id !== undefined ? await coll.get(v.id as number) : await coll.getBySlug(v.slug as string))!;
+    return { values: v, post };
+  };
+
+  const read = async (specs: ArgSpecs, input: Input, ctx?: CallContext) => {
+    const call = beginCall(config, ctx);
+    const { values, post } = await locate(call, { ...specs, ...readArgs }, input);
+    if (!call.permissions.canRead(kind, post)) {
+      throw new CalendarError(`${kind}_not_accessible`, `The requested ${kind} is not accessible`);
+    }
+    const unlocked = isUnlocked(call, kind, post, values as Unlock);
+    const body = render(call, post, { jsonLd: unlocked });
+    return unlocked ? body : redactProtected(body);
+  };
+
+  const write = async (specs: ArgSpecs, input: Input, ctx: CallContext | undefined, mode: 'replace' | 'patch') => {
+    const call = beginCall(config, ctx);
+    const { values, post } = await locate(call, { ...specs, ...updateArgs }, input);
+    requirePermission(call, call.permissions.canEdit(kind, post));
+    const next = await call.storage.transaction(async (tx) => {
+      const txCall = withStorage(call, tx);
+      const updated = await applyWrite(txCall, kind, post, values, mode);
+      await collection(txCall).replace(updated);
+      return updated;
+    });
+    return render(call, next);
+  };
+
+  const remove = async (specs: ArgSpecs, input: Input, ctx?: CallContext) => {
+    const call = beginCall(config, ctx);
+    const { post } = await locate(call, specs, input);
+    requirePermission(call, call.permissions.canDelete(kind, post));
+    if (post.status === 'trash') throw new CalendarError(`${kind}_in_trash`, `The ${kind} is already trashed`);
+    const trashed = await call.storage.transaction(async (tx) => {
+      const txCall = withStorage(call, tx);
+      const now = stamps(call.now, config.zone);
+      const slug = await resolveSlug({ requested: undefined, current: post.slug, title: post.title, id: post.id, status: 'trash', taken: async () => false });
+      const record = { ...post, status: 'trash' as const, slug, modified: now.local, modifiedUtc: now.utc };
+      await collection(txCall).replace(record);
+      // Deleting a venue or organizer unlinks it from every event (behaviour.md §10.8).
+      await tx.events.unlink(kind, post.id);
+      return record;
+    });
+    return render(call, trashed);
+  };
+
+  return {
+    async list(input = {}, ctx) {
+      const call = beginCall(config, ctx);
+      const { values } = await parseArgs(listArgs, input, call.args);
+      const page = values.page!;
+      const perPage = Math.min(values.per_page!, config.maxPerPage);
+      const query = listQuery(call, kind, values as Values, page, perPage);
+      const result = await collection(call).list(query);
+      if (result.items.length === 0 && page > 1) {
+        throw new CalendarError(`${kind}_page_not_found`, `The requested ${kind} archive page does not exist`);
+      }
+      const pages = totalPages(result.total, perPage);
+      const links = listLinks(`${call.links.apiRoot}/${kind}s/`, [
+        ['page', page], ['per_page', perPage], ['search', values.search], ['event', values.event],
+        ['has_events', values.has_events === undefined ? undefined : values.has_events ? 1 : 0],
+        ['only_with_upcoming', values.only_with_upcoming ? 1 : undefined],
+        ['status', query.statuses.join(',')],
+      ], page, page < pages, page > 1 && page - 1 <= pages);
+      const items = result.items.map((post) => {
+        const body = render(call, post);
+        return isUnlocked(call, kind, post, values as Unlock) ? body : redactProtected(body);
+      });
+      return {
+        body: {
+          [`${kind}s`]: items,
+          rest_url: links.restUrl,
+          ...(links.next ? { next_rest_url: links.next } : {}),
+          ...(links.previous ? { previous_rest_url: links.previous } : {}),
+          total: result.total,
+          total_pages: pages,
+        },
+        total: result.total,
+        totalPages: pages,
+        ...(links.next ? { next: links.next } : {}),
+        ...(links.previous ? { previous: links.previous } : {}),
+      };
+    },
+    get: (input, ctx) => read(byId, input, ctx),
+    getBySlug: (input, ctx) => read(bySlug, input, ctx),
+    async create(input, ctx) {
+      const call = beginCall(config, ctx);
+      const { values } = await parseArgs(createArgs, input, call.args);
+      requirePermission(call, call.permissions.can(`edit_${kind}s`));
+      const post = await call.storage.transaction(async (tx) => {
+        const txCall = withStorage(call, tx);
+        return collection(txCall).get(await createOrReuse(txCall, kind, values as Values));
+      });
+      return render(call, post!);
+    },
+    update: (input, ctx) => write(byId, input, ctx, 'replace'),
+    updateBySlug: (input, ctx) => write(bySlug, input, ctx, 'replace'),
+    patch: (input, ctx) => write(byId, input, ctx, 'patch'),
+    patchBySlug: (input, ctx) => write(bySlug, input, ctx, 'patch'),
+    delete: (input, ctx) => remove(byId, input, ctx),
+    deleteBySlug: (input, ctx) => remove(bySlug, input, ctx),
+  };
+
+  function collection(call: Call): LinkedPostCollection<LinkedRecord> {
+    return (kind === 'venue' ? call.storage.venues : call.storage.organizers) as LinkedPostCollection<LinkedRecord>;
+  }
+
+  function render(call: Call, post: LinkedRecord, options: { jsonLd?: boolean } = {}): Record<string, unknown> {
+    return kind === 'venue' ? venueJson(call.links, post as VenueRecord, options) : organizerJson(call.links, post as OrganizerRecord, options);
+  }
+}
+
+/**
+ * Creates a venue or organizer from validated create values, or — when a non-trashed one has
+ * the same name (and description, when one is given), ignoring case — reuses it, overwriting
+ * its fields with the ones sent if the caller may edit it (behaviour.md §4.4). Returns the id.
+ */
+export async function createOrReuse(call: Call, kind: LinkedPostKind, values: Values): Promise<number> {
+  const coll = (kind === 'venue' ? call.storage.venues : call.storage.organizers) as LinkedPostCollection<LinkedRecord>;
+  const name = String(values[kind]).trim();
+  const description = values.description === undefined ? undefined : String(values.description).trim();
+  const duplicate = (await coll.list({
+    statuses: NOT_TRASHED,
+    titleEquals: foldText(name),
+    ...(description ? { descriptionEquals: foldText(description) } : {}),
+    sort: [{ field: 'id', direction: 'asc' }],
+    limit: 1,
+  })).items[0];
+  if (duplicate) {
+    if (call.permissions.canEdit(kind, duplicate)) {
+      const meta = await applyWrite(call, kind, duplicate, pick(values, [...META_FIELDS[kind], 'show_map', 'show_map_link', 'image', 'geo_lat', 'geo_lng']), 'patch');
+      await coll.replace(meta);
+    }
+    return duplicate.id;
+  }
+  const id = await call.storage.sequences.next('post');
+  await coll.insert(await newLinkedPost(call, kind, id, values));
+  return id;
+}
+
+/** A new venue or organizer record from validated create values (no duplicate check). */
+export function newLinkedPost(call: Call, kind: LinkedPostKind, id: number, values: Values): Promise<LinkedRecord> {
+  return applyWrite(call, kind, blankRecord(kind, id, call.principal?.id ?? 0), values, 'replace', true);
+}
+
+// ---- helpers ----
+
+function listQuery(call: Call, kind: LinkedPostKind, values: Values, page: number, perPage: number): LinkedPostQuery {
+  const statuses = effectiveStatuses(call.permissions, kind, values.status as string[] | undefined);
+  const canEditEvents = call.permissions.can('edit_events');
+  const search = values.search === undefined ? undefined : fragmentWords(String(values.search));
+  return {
+    statuses,
+    ...(search && search.length > 0 ? { search } : {}),
+    ...(values.event !== undefined ? { eventId: values.event as number } : {}),
+    // has_events counts events that are not drafts or pending (behaviour.md §2.2); only public ones for the public.
+    ...(values.has_events !== undefined ? {
+      hasEvents: { value: values.has_events as boolean, eventStatuses: canEditEvents ? ['publish', 'future', 'private', 'trash'] : PUBLIC_STATUSES },
+    } : {}),
+    ...(values.only_with_upcoming ? {
+      withEvents: { eventStatuses: canEditEvents ? EDITOR_STATUSES : PUBLIC_STATUSES, startingFrom: call.now },
+    } : {}),
+    sort: [{ field: 'date', direction: 'desc' }, { field: 'id', direction: 'desc' }],
+    limit: perPage,
+    offset: (page - 1) * perPage,
+  };
+}
+
+function blankRecord(kind: LinkedPostKind, id: number, authorId: number): LinkedRecord {
+  const post = {
+    id, authorId, status: 'draft' as const, slug: '', password: '', title: '', description: '', excerpt: '',
+    date: '', dateUtc: null, modified: '', modifiedUtc: '', image: null, phone: '', website: '',
+  };
+  return kind === 'venue'
+    ? { ...post, address: '', city: '', country: '', province: '', state: '', zip: '', stateprovince: '', showMap: true, showMapLink: true, geoLat: null, geoLng: null }
+    : { ...post, email: '' };
+}
+
+/**
+ * The record after a write. `replace` (POST/PUT, and creation) gives omitted status, map flags,
+ * image and (venues) stateprovince their defaults; `patch` changes only what was sent.
+ */
+async function applyWrite(
+  call: Call, kind: LinkedPostKind, post: LinkedRecord, values: Values, mode: 'replace' | 'patch', creating = false,
+): Promise<LinkedRecord> {
+  const site = call.config.zone;
+  const now = stamps(call.now, site);
+  const has = (k: string) => values[k] !== undefined;
+  const str = (k: string, fallback: string) => (has(k) ? String(values[k]).trim() : fallback);
+
+  const requested = values.status as PostStatus | undefined;
+  let status: PostStatus = mode === 'replace' || requested !== undefined ? scaleBackStatus(call, requested) : post.status;
+  const explicit = explicitDates(
+    has('date') ? siteWallClock(values.date, site, call.now) : undefined,
+    has('date_utc') ? utcWallClock(values.date_utc, resolveZone('UTC')!, call.now) : undefined,
+    site, site,
+  );
+  const dates = publishDates(creating ? undefined : post, explicit, status, now);
+  status = scheduleStatus(status, dates.dateUtc, call.now);
+  const title = str(kind, post.title);
+  const image = has('image')
+    ? (values.image === '' ? null : (await resolveImage(values.image as string | number, call.args)) ?? null)
+    : mode === 'replace' ? null : post.image;
+  const slug = await resolveSlug({
+    requested: values.slug as string | undefined, current: post.slug, title, id: post.id, status,
+    taken: async (s) => {
+      const other = await (kind === 'venue' ? call.storage.venues : call.storage.organizers).getBySlug(s);
+      return other !== undefined && other.id !== post.id;
+    },
+  });
+  const base = {
+    ...post,
+    authorId: has('author') ? (values.author as number) : post.authorId,
+    status,
+    slug,
+    title,
+    description: str('description', post.description),
+    date: dates.date,
+    dateUtc: dates.dateUtc,
+    modified: now.local,
+    modifiedUtc: now.utc,
+    image,
+    phone: str('phone', post.phone),
+    website: str('website', post.website),
+  };
+  if (kind === 'organizer') return { ...(base as OrganizerRecord), email: str('email', (post as OrganizerRecord).email) };
+
+  const venue = post as VenueRecord;
+  const flag = (k: 'show_map' | 'show_map_link', current: boolean) => (has(k) ? (values[k] as boolean) : mode === 'replace' ? true : current);
+  const fields = Object.fromEntries(['address', 'city', 'country', 'province', 'state', 'zip'].map((k) => [k, str(k, venue[k as keyof VenueRecord] as string)]));
+  const stateprovince = has('stateprovince') ? str('stateprovince', '') : mode === 'replace'
+    ? deriveStateProvince(str('state', ''), str('province', ''), str('country', ''))
+    : venue.stateprovince;
+  return {
+    ...(base as VenueRecord),
+    ...fields,
+    stateprovince,
+    showMap: flag('show_map', venue.showMap),
+    showMapLink: flag('show_map_link', venue.showMapLink),
+    geoLat: has('geo_lat') ? (values.geo_lat as number) : venue.geoLat,
+    geoLng: has('geo_lng') ? (values.geo_lng as number) : venue.geoLng,
+  };
+}
+
+/** The state for US venues (or with no country), else the province (behaviour.md §4.4). */
+export function deriveStateProvince(state: string, province: string, country: string): string {
+  if (state && (country === '' || /^(US|USA|United States( of America)?)$/i.test(country))) return state;
+  return province;
+}
+
+function pick(values: Values, keys: readonly string[]): Values {
+  return Object.fromEntries(keys.filter((k) => values[k] !== undefined).map((k) => [k, values[k]]));
+}
+
+export type { ArgValues };

@@ -1,0 +1,43 @@
+// The `rest_url`, `next_rest_url` and `previous_rest_url` of list envelopes, and the totals.
+
+/** Ordered query parameters; undefined values are left out. */
+export type UrlParams = ReadonlyArray<readonly [string, string | number | undefined]>;
+
+export interface ListLinks {
+  readonly restUrl: string;
+  readonly next?: string;
+  readonly previous?: string;
+}
+
+/**
+ * `rest_url` (with `page`), `next_rest_url` (`page` moved last) and `previous_rest_url`
+ * (no `page` for page 2), percent-encoded as a form (behaviour.md §2.1.6, §10.5).
+ */
+export function listLinks(base: string, params: UrlParams, page: number, hasNext: boolean, hasPrevious: boolean): ListLinks {
+  const rest = params.filter(([k, val]) => k !== 'page' && val !== undefined) as [string, string | number][];
+  const encode = (pairs: [string, string | number][]) => new URLSearchParams(pairs.map(([k, val]): [string, string] => [k, String(val)])).toString();
+  const url = (extra: [string, string | number][]) => {
+    const qs = encode([...extra, ...rest]);
+    return qs ? `${base}?${qs}` : base;
+  };
+  const urlWithPageLast = (n: number) => `${base}?${encode([...rest, ['page', n]])}`;
+  return {
+    restUrl: url([['page', page]]),
+    ...(hasNext ? { next: urlWithPageLast(page + 1) } : {}),
+    ...(hasPrevious ? { previous: page - 1 === 1 ? url([]) : urlWithPageLast(page - 1) } : {}),
+  };
+}
+
+export function totalPages(total: number, perPage: number): number {
+  return total === 0 ? 0 : Math.ceil(total / perPage);
+}
+
+/** What a list operation returns: the wire envelope and the totals for headers. */
+export interface ListResult {
+  /** The envelope, keys in the reference's order. */
+  readonly body: Record<string, unknown>;
+  readonly total: number;
+  readonly totalPages: number;
+  readonly next?: string;
+  readonly previous?: string;
+}

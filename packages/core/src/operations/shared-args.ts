@@ -1,0 +1,57 @@
+// Argument declarations used by several resources: authors, statuses, images, paging,
+// passwords, and the validators they need.
+import * as v from 'valibot';
+import { arg, type ArgContext } from '../input/args';
+import { positiveInt, timeValue } from '../input/wire-schemas';
+import { WRITABLE_STATUSES, type ImageRecord } from '../model/records';
+
+export const authorArg = arg({
+  schema: positiveInt,
+  description: 'The ID of the author',
+  validate: async (id, ctx) => ((await ctx.config.users.exists(id)) ? undefined : 'Invalid parameter.'),
+});
+
+export const dateArg = (description: string) => arg({ schema: timeValue, description });
+
+export const writeStatusArg = arg({
+  schema: v.picklist(WRITABLE_STATUSES),
+  description: 'The post status: publish, future, draft, pending or private',
+});
+
+/** An image by attachment id or URL; "" means none (venues and organizers). */
+export const imageArg = arg({
+  schema: v.union([v.string(), v.number()]),
+  description: 'The ID or URL of the featured image',
+  validate: async (ref, ctx) => {
+    if (ref === '') return undefined;
+    return (await resolveImage(ref, ctx)) ? undefined : 'Invalid parameter.';
+  },
+});
+
+export const pageArg = arg({ schema: positiveInt, default: 1, description: 'The archive page to return', type: 'integer' });
+
+export const perPageArg = arg({
+  schema: positiveInt,
+  default: (ctx: ArgContext) => ctx.config.defaultPerPage,
+  description: 'The number of items to return per page',
+  type: 'integer',
+});
+
+export const passwordArg = arg({ schema: v.string(), description: 'The password of a password-protected item' });
+
+export const contextArg = arg({ schema: v.picklist(['view', 'edit', 'embed']), description: 'The scope of the request: view, edit or embed' });
+
+/**
+ * The image an `image` value names, through the calendar's image provider. URLs need the
+ * upload capability (behaviour.md §4.1.4). Resolved once per call.
+ */
+export async function resolveImage(ref: string | number, ctx: ArgContext): Promise<ImageRecord | undefined> {
+  const key = `image:${typeof ref}:${ref}`;
+  if (ctx.memo.has(key)) return ctx.memo.get(key) as ImageRecord | undefined;
+  let image: ImageRecord | undefined;
+  const numeric = typeof ref === 'number' || /^\d+$/.test(ref.trim());
+  if (numeric) image = await ctx.config.images.resolve(Number(ref), ctx.permissions.principal);
+  else if (ctx.permissions.can('upload_files')) image = await ctx.config.images.resolve(ref.trim(), ctx.permissions.principal);
+  ctx.memo.set(key, image);
+  return image;
+}

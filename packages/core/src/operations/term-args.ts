@@ -1,0 +1,69 @@
+// Arguments of the category and tag routes (interface.md; behaviour.md §2.3, §4.8).
+import * as v from 'valibot';
+import { arg, type ArgContext, type ArgSpecs } from '../input/args';
+import { anyString, nonEmptyString, positiveInt, termRefList, wpBoolean } from '../input/wire-schemas';
+import type { Taxonomy } from '../model/records';
+import { eventIdArg } from './event-ref-args';
+import { pageArg, perPageArg } from './shared-args';
+import { findTerm, termCollection } from './term-refs';
+
+const noun = (taxonomy: Taxonomy) => (taxonomy === 'category' ? 'category' : 'tag');
+
+/** The id of an existing term of the taxonomy, or 400. */
+export function termIdArg(taxonomy: Taxonomy) {
+  return arg({
+    schema: positiveInt,
+    required: true,
+    description: `The ${noun(taxonomy)} ID`,
+    type: 'integer',
+    validate: async (id, ctx) => ((await termCollection(ctx.storage, taxonomy).get(id)) ? undefined : 'Invalid parameter.'),
+  });
+}
+
+/** A list of terms that must all exist (by id, slug or name). */
+function existingTerms(taxonomy: Taxonomy, description: string) {
+  return arg({
+    schema: termRefList,
+    description,
+    validate: async (refs: string[], ctx: ArgContext) => {
+      for (const ref of refs) if (!(await findTerm(termCollection(ctx.storage, taxonomy), ref))) return 'Invalid parameter.';
+      return undefined;
+    },
+  });
+}
+
+/** A category parent: 0 (top level) or an existing category. */
+const parentArg = arg({
+  schema: v.union([v.literal(0), v.literal('0'), positiveInt]),
+  description: 'The parent category ID (0 for top level)',
+  type: 'integer',
+  validate: async (id, ctx) => (Number(id) === 0 || (await ctx.storage.categories.get(Number(id))) ? undefined : 'Invalid parameter.'),
+});
+
+/** `GET /categories`, `GET /tags`. */
+export function termListArgs(taxonomy: Taxonomy) {
+  return {
+    page: pageArg,
+    per_page: perPageArg,
+    search: arg({ schema: nonEmptyString, description: 'Terms whose name or slug contains the text', type: 'string' }),
+    exclude: existingTerms(taxonomy, 'Leave out these terms (ids or slugs)'),
+    include: existingTerms(taxonomy, 'Only these terms (ids or slugs)'),
+    order: arg({ schema: nonEmptyString, description: 'asc (default) or desc', type: 'string' }),
+    orderby: arg({ schema: nonEmptyString, description: 'name (default), id, slug, count, description, parent or include', type: 'string' }),
+    hide_empty: arg({ schema: wpBoolean, default: true, description: 'Hide terms no published event uses', type: 'boolean' }),
+    ...(taxonomy === 'category' ? { parent: parentArg } : {}),
+    post: arg({ ...eventIdArg, description: 'Only the terms of this event' }),
+    event: arg({ ...eventIdArg, description: 'Only the terms of this event (alias of post; wins over it)' }),
+    slug: arg({ schema: nonEmptyString, description: 'The term with this slug', type: 'string' }),
+  } satisfies ArgSpecs;
+}
+
+/** Create (name required) and update (nothing required) of a term. */
+export function termWriteArgs(taxonomy: Taxonomy, create: boolean) {
+  return {
+    name: arg({ schema: nonEmptyString, required: create, description: `The ${noun(taxonomy)} name`, type: 'string' }),
+    description: arg({ schema: anyString, description: `The ${noun(taxonomy)} description`, type: 'string' }),
+    slug: arg({ schema: nonEmptyString, description: `The ${noun(taxonomy)} slug`, type: 'string' }),
+    parent: taxonomy === 'category' ? parentArg : arg({ schema: v.unknown(), description: 'Not supported: tags have no parent' }),
+  } satisfies ArgSpecs;
+}

@@ -1,0 +1,183 @@
+// Category and tag operations (behaviour.md §2.3, §3.3, §4.8).
+import { CalendarError, invalidParam } from '../errors';
+import { parseArgs } from '../input/args';
+import type { Taxonomy, TermRecord } from '../model/records';
+import { sanitizeSlug, uniqueSlug } from '../domain/slug';
+import { foldText } from '../query/text-match';
+import type { TermQuery, TermSortField } from '../query/query-types';
+import { termJson } from '../represent/term-json';
+import { withDescendants } from '../query/term-engine';
+import { beginCall, requirePermission, withStorage, type Call, type CallContext } from './call';
+import type { CalendarConfig } from './config';
+import { listLinks, totalPages, type ListResult } from './list-urls';
+import { termIdArg, termListArgs, termWriteArgs } from './term-args';
+import { canManageTerms, findTerm, termCollection } from './term-refs';
+
+type Input = Readonly<Record<string, unknown>>;
+
+export interface TermOperations {
+  list(input?: Input, ctx?: CallContext): Promise<ListResult>;
+  get(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  create(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  /** POST, PUT and PATCH alike: only the fields sent change. */
+  update(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  /** Deletes for good; events lose the term. Returns the term as it was. */
+  delete(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+}
+
+const ORDERBY: Record<string, TermSortField> = {
+  name: 'name', id: 'id', term_id: 'id', slug: 'slug', count: 'count', description: 'description',
+  parent: 'parent', include: 'include', term_group: 'name', taxonomy: 'name', term_taxonomy_id: 'id', include_slugs: 'include', none: 'id',
+};
+
+export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): TermOperations {
+  const hierarchical = taxonomy === 'category';
+  const idArg = termIdArg(taxonomy);
+  const listArgs = termListArgs(taxonomy);
+  const writeArgs = (create: boolean) => termWriteArgs(taxonomy, create);
+
+  const count = async (call: Call, id: number) => (await call.storage.events.countByTerm(taxonomy, [id], ['publish'])).get(id) ?? 0;
+  const render = async (call: Call, term: TermRecord, withLinks = true) => termJson(call.links, taxonomy, term, await count(call, term.id), withLinks);
+
+  return {
+    async list(input = {}, ctx) {
+      const call = beginCall(config, ctx);
+      const { values } = await parseArgs(listArgs, input, call.args);
+      const page = values.page!;
+      const perPage = Math.min(values.per_page!, config.maxPerPage);
+      const terms = termCollection(call.storage, taxonomy);
+      const resolve = async (refs: string[] | undefined) =>
+        refs && Promise.all(refs.map(async (r) => (await findTerm(terms, r))!.id));
+      const include = await resolve(values.include);
+      const exclude = await resolve(values.exclude);
+      const eventId = values.event ?? values.post;
+      const direction = values.order === undefined || /^asc$/i.test(values.order) ? 'asc' : 'desc';
+      const field = ORDERBY[(values.orderby ?? 'name').toLowerCase()] ?? 'name';
+      const query: TermQuery = {
+        ...(include ? { ids: include } : {}),
+        ...(exclude ? { excludeIds: exclude } : {}),
+        ...(values.search !== undefined ? { search: foldText(values.search) } : {}),
+        ...('parent' in values && values.parent !== undefined ? { parent: Number(values.parent) } : {}),
+        ...(eventId !== undefined ? { eventId } : {}),
+        ...(values.slug !== undefined ? { slug: values.slug } : {}),
+        hideEmpty: values.hide_empty!,
+        countStatuses: ['publish'],
+        sort: [{ field: field === 'include' && !include ? 'id' : field, direction }, ...(field === 'id' ? [] : [{ field: 'id' as const, direction: 'asc' as const }])],
+        limit: perPage,
+        offset: (page - 1) * perPage,
+      };
+      const result = await terms.list(query);
+      const pages = totalPages(result.total, perPage);
+      const links = listLinks(`${call.links.apiRoot}/${taxonomy === 'category' ? 'categories' : 'tags'}/`, [
+        ['page', page], ['per_page', perPage], ['search', values.search], ['exclude', exclude?.join(',')],
+        ['include', include?.join(',')], ['order', values.order], ['orderby', values.orderby],
+        ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? (values.parent as number | undefined) : undefined],
+        ['event', eventId], ['slug', values.slug],
+      ], page, page < pages, page > 1);
+      const key = taxonomy === 'category' ? 'categories' : 'tags';
+      return {
+        body: {
+          rest_url: links.restUrl,
+          total: result.total,
+          total_pages: pages,
+          [key]: result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count)),
+          ...(links.next ? { next_rest_url: links.next } : {}),
+          ...(links.previous ? { previous_rest_url: links.previous } : {}),
+        },
+        total: result.total,
+        totalPages: pages,
+        ...(links.next ? { next: links.next } : {}),
+        ...(links.previous ? { previous: links.previous } : {}),
+      };
+    },
+
+    async get(input, ctx) {
+      const call = beginCall(config, ctx);
+      const { values } = await parseArgs({ id: idArg }, input, call.args);
+      return render(call, (await termCollection(call.storage, taxonomy).get(values.id!))!);
+    },
+
+    async create(input, ctx) {
+      const call = beginCall(config, ctx);
+      const { values } = await parseArgs(writeArgs(true), input, call.args);
+      requirePermission(call, canManageTerms(call, taxonomy));
+      if (!hierarchical && values.parent !== undefined) {
+        throw new CalendarError('taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.');
+      }
+      const term = await call.storage.transaction(async (tx) => {
+        const terms = termCollection(tx, taxonomy);
+        const name = values.name!.trim();
+        const parent = hierarchical ? Number(values.parent ?? 0) : 0;
+        const same = (await terms.findByName(name)).find((t) => t.parent === parent);
+        if (same) {
+          throw new CalendarError('term_exists', hierarchical
+            ? 'A term with the name provided already exists with this parent.'
+            : 'A term with the name provided already exists in this taxonomy.', { details: { termId: same.id } });
+        }
+        const id = await tx.sequences.next('term');
+        const slug = await uniqueSlug(sanitizeSlug(values.slug ?? name) || String(id), async (s) => (await terms.getBySlug(s)) !== undefined);
+        const record: TermRecord = { id, name, slug, description: values.description ?? '', parent };
+        await terms.insert(record);
+        return record;
+      });
+      return render(call, term);
+    },
+
+    async update(input, ctx) {
+      const call = beginCall(config, ctx);
+      const { values } = await parseArgs({ id: idArg, ...writeArgs(false) }, input, call.args);
+      requirePermission(call, canManageTerms(call, taxonomy));
+      if (!hierarchical && values.parent !== undefined) {
+        throw new CalendarError('taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.');
+      }
+      const term = await call.storage.transaction(async (tx) => {
+        const terms = termCollection(tx, taxonomy);
+        const current = (await terms.get(values.id!))!;
+        let slug = current.slug;
+        if (values.slug !== undefined) {
+          slug = sanitizeSlug(values.slug) || current.slug;
+          const owner = await terms.getBySlug(slug);
+          if (owner && owner.id !== current.id) {
+            throw new CalendarError('duplicate_term_slug', `The slug \u201c${slug}\u201d is already in use by another term.`, { details: { slug } });
+          }
+        }
+        let parent = current.parent;
+        if (hierarchical && values.parent !== undefined) {
+          parent = Number(values.parent);
+          const all = await terms.list({ hideEmpty: false, countStatuses: [], sort: [{ field: 'id', direction: 'asc' }] });
+          if (withDescendants(all.items.map((t) => t.term), [current.id]).includes(parent)) throw invalidParam('parent');
+        }
+        const record: TermRecord = {
+          ...current,
+          name: values.name !== undefined ? values.name.trim() : current.name,
+          description: values.description ?? current.description,
+          slug,
+          parent,
+        };
+        await terms.replace(record);
+        return record;
+      });
+      return render(call, term);
+    },
+
+    async delete(input, ctx) {
+      const call = beginCall(config, ctx);
+      const { values } = await parseArgs({ id: idArg }, input, call.args);
+      requirePermission(call, canManageTerms(call, taxonomy));
+      return call.storage.transaction(async (tx) => {
+        const txCall = withStorage(call, tx);
+        const terms = termCollection(tx, taxonomy);
+        const term = (await terms.get(values.id!))!;
+        const body = await render(txCall, term, false);
+        if (hierarchical) {
+          // Children move up to the deleted category's parent, as WordPress does.
+          const children = await terms.list({ parent: term.id, hideEmpty: false, countStatuses: [], sort: [{ field: 'id', direction: 'asc' }] });
+          for (const { term: child } of children.items) await terms.replace({ ...child, parent: term.parent });
+        }
+        await tx.events.unlink(taxonomy, term.id);
+        await terms.delete(term.id);
+        return body;
+      });
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// The reference semantics of an event query, as pure functions. The memory and file
+// adapters run them; the SQL adapter must return the same pages (the storage test suite
+// compares them).
+import type { EventRecord, VenueRecord } from '../model/records';
+import type { EventQuery, EventSortKey, GeoFilter, InstantRange, Page } from './query-types';
+import { everyWordInSome, foldText } from './text-match';
+
+/** What evaluating an event query needs beyond the events themselves. */
+export interface EventQueryContext {
+  /** The venue with this id, for geographic filters. */
+  venue(id: number): VenueRecord | undefined;
+}
+
+/** Whether an event satisfies every filter of the query (paging and sort aside). */
+export function matchesEventQuery(event: EventRecord, query: EventQuery, ctx: EventQueryContext): boolean {
+  if (!query.statuses.includes(event.status)) return false;
+  if (query.excludeHidden && event.hideFromListings) return false;
+  if (query.ids && !query.ids.includes(event.id)) return false;
+  if (query.start && !inRange(event.startUtc, query.start)) return false;
+  if (query.end && !inRange(event.endUtc, query.end)) return false;
+  if (query.search && !everyWordInSome(query.search, searchableTexts(event))) return false;
+  if (query.categoryIds && !intersects(event.categoryIds, query.categoryIds)) return false;
+  if (query.tagIds && !intersects(event.tagIds, query.tagIds)) return false;
+  if (query.venueIds && !intersects(event.venueIds, query.venueIds)) return false;
+  if (query.organizerIds && !intersects(event.organizerIds, query.organizerIds)) return false;
+  if (query.featured !== undefined && event.featured !== query.featured) return false;
+  if (query.parentId !== undefined && event.parentId !== query.parentId) return false;
+  if (query.ticketed !== undefined && (event.ticketed ?? false) !== query.ticketed) return false;
+  if (query.geo && eventDistanceKm(event, query.geo, ctx) === undefined) return false;
+  return true;
+}
+
+/** Orders two events by the query's sort keys. */
+export function compareEvents(a: EventRecord, b: EventRecord, sort: readonly EventSortKey[], ctx: EventQueryContext, geo?: GeoFilter): number {
+  for (const key of sort) {
+    const c = compareBy(a, b, key, ctx, geo);
+    if (c !== 0) return key.direction === 'asc' ? c : -c;
+  }
+  return 0;
+}
+
+/** One page of the events matching the query, and the number matching over all pages. */
+export function runEventQuery(events: Iterable<EventRecord>, query: EventQuery, ctx: EventQueryContext): Page<EventRecord> {
+  const matching: EventRecord[] = [];
+  for (const e of events) if (matchesEventQuery(e, query, ctx)) matching.push(e);
+  matching.sort((a, b) => compareEvents(a, b, query.sort, ctx, query.geo));
+  return { items: paginate(matching, query), total: matching.length };
+}
+
+/**
+ * The great-circle distance (km) from the geo filter's point to the event's nearest venue
+ * with coordinates; 0 for `has-coordinates`; undefined when the event does not pass.
+ */
+export function eventDistanceKm(event: EventRecord, geo: GeoFilter, ctx: EventQueryContext): number | undefined {
+  let best: number | undefined;
+  for (const id of event.venueIds) {
+    const venue = ctx.venue(id);
+    if (!venue || venue.geoLat === null || venue.geoLng === null) continue;
+    if (geo.kind === 'has-coordinates') return 0;
+    const d = haversineKm(geo.lat, geo.lng, venue.geoLat, venue.geoLng);
+    if (d <= geo.radiusKm && (best === undefined || d < best)) best = d;
+  }
+  return best;
+}
+
+/** Great-circle distance in kilometres on a sphere of the Earth's mean radius. */
+export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLng = (lng2 - lng1) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** The slice of a sorted list a query's paging selects. */
+export function paginate<T>(sorted: readonly T[], paging: { readonly limit?: number; readonly offset?: number }): T[] {
+  const offset = paging.offset ?? 0;
+  return sorted.slice(offset, paging.limit === undefined ? undefined : offset + paging.limit);
+}
+
+/** The folded texts an event search looks in. */
+export function searchableTexts(event: EventRecord): string[] {
+  return [foldText(event.title), foldText(event.description), foldText(event.excerpt)];
+}
+
+// ---- helpers ----
+
+function inRange(value: number, r: InstantRange): boolean {
+  return (r.gt === undefined || value > r.gt) && (r.gte === undefined || value >= r.gte)
+    && (r.lt === undefined || value < r.lt) && (r.lte === undefined || value <= r.lte);
+}
+
+function intersects(a: readonly number[], b: readonly number[]): boolean {
+  return a.some((x) => b.includes(x));
+}
+
+function compareBy(a: EventRecord, b: EventRecord, key: EventSortKey, ctx: EventQueryContext, geo?: GeoFilter): number {
+  switch (key.field) {
+    case 'startLocal': return cmp(a.startLocal, b.startLocal);
+    case 'date': return cmp(a.date, b.date);
+    case 'id': return a.id - b.id;
+    case 'distance': {
+      if (!geo) return 0;
+      return (eventDistanceKm(a, geo, ctx) ?? Infinity) - (eventDistanceKm(b, geo, ctx) ?? Infinity);
+    }
+  }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,133 @@
+// The event object (behaviour.md §1.2), in the reference's key order, with its venues,
+// organizers and terms embedded.
+import type { CurrencyDefaults } from '../domain/cost';
+import { costDetails, displayCost } from '../domain/cost';
+import { renderContent, renderTitle } from '../domain/text';
+import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../model/records';
+import type { CountedTerm } from '../query/query-types';
+import { dateDetails, formatUtc } from '../time/wall-clock';
+import { imageJson } from './image-json';
+import { eventJsonLd } from './json-ld';
+import { organizerJson, venueJson } from './linked-post-json';
+import { eventRestUrl, globalId, postUrl, type LinkBase } from './links';
+import { postDates } from './post-dates';
+import { redactProtected } from './redact';
+import { embeddedTermJson } from './term-json';
+
+export type EventJson = Record<string, unknown>;
+
+/** The records an event page embeds, loaded in a constant number of storage calls. */
+export interface Related {
+  readonly venues: ReadonlyMap<number, VenueRecord>;
+  readonly organizers: ReadonlyMap<number, OrganizerRecord>;
+  readonly categories: ReadonlyMap<number, CountedTerm<TermRecord>>;
+  readonly tags: ReadonlyMap<number, CountedTerm<TermRecord>>;
+}
+
+export interface EventJsonOptions {
+  readonly links: LinkBase;
+  readonly related: Related;
+  readonly currency: CurrencyDefaults;
+  /** Whether this caller sees a protected post in full (password given, or may edit it). */
+  readonly unlocked: (kind: 'event' | 'venue' | 'organizer', post: EventRecord | VenueRecord | OrganizerRecord) => boolean;
+  /** Add the `ticketed` key (an app supplies ticketing). */
+  readonly ticketed?: (event: EventRecord) => boolean;
+  /** Single GET: add `json_ld` (and never redact: refused upstream instead). */
+  readonly jsonLd?: boolean;
+}
+
+export function eventJson(event: EventRecord, options: EventJsonOptions): EventJson {
+  const { links, related } = options;
+  const utcStart = formatUtc(event.startUtc);
+  const utcEnd = formatUtc(event.endUtc);
+  const gid = globalId(links, event.id);
+  const venues = event.venueIds.flatMap((id) => {
+    const v = related.venues.get(id);
+    return v ? [embedded('venue', venueJson(links, v), v, options)] : [];
+  });
+  const organizers = event.organizerIds.flatMap((id) => {
+    const o = related.organizers.get(id);
+    return o ? [embedded('organizer', organizerJson(links, o), o, options)] : [];
+  });
+  const out: EventJson = {
+    id: event.id,
+    global_id: gid,
+    global_id_lineage: [gid],
+    author: String(event.authorId),
+    status: event.status,
+    ...postDates(event),
+    url: postUrl(links, 'event', event),
+    rest_url: eventRestUrl(links, event.id),
+    title: renderTitle(event.title),
+    description: renderContent(event.description),
+    excerpt: renderContent(event.excerpt),
+    slug: event.slug,
+    image: imageJson(event.image),
+    all_day: event.allDay,
+    start_date: event.startLocal,
+    start_date_details: dateDetails(event.startLocal),
+    end_date: event.endLocal,
+    end_date_details: dateDetails(event.endLocal),
+    utc_start_date: utcStart,
+    utc_start_date_details: dateDetails(utcStart),
+    utc_end_date: utcEnd,
+    utc_end_date_details: dateDetails(utcEnd),
+    timezone: event.timezone,
+    timezone_abbr: event.timezoneAbbr,
+    cost: displayCost(event.cost, event.currencySymbol, event.currencyPosition, options.currency),
+    cost_details: costDetails(event.cost, event.currencySymbol, event.currencyPosition, event.currencyCode),
+    website: event.website ?? postUrl(links, 'event', event),
+    show_map: event.showMap,
+    show_map_link: event.showMapLink,
+    hide_from_listings: event.hideFromListings,
+    sticky: event.sticky,
+    featured: event.featured,
+    categories: embeddedTerms('category', event.categoryIds, related.categories, links),
+    tags: embeddedTerms('tag', event.tagIds, related.tags, links),
+    venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
+    organizer: organizers,
+    custom_fields: [],
+  };
+  if (options.ticketed) out.ticketed = options.ticketed(event);
+  if (options.jsonLd) {
+    out.json_ld = eventJsonLd({
+      links, event, currency: options.currency,
+      venue: event.venueIds.map((id) => related.venues.get(id)).find((v) => v !== undefined),
+      organizer: event.organizerIds.map((id) => related.organizers.get(id)).find((o) => o !== undefined),
+    });
+    return out;
+  }
+  return event.password !== '' && !options.unlocked('event', event) ? redactProtected(out) : out;
+}
+
+/** The ids an event page needs loaded to embed its venues, organizers and terms. */
+export function relatedIds(events: readonly EventRecord[]) {
+  const collect = (pick: (e: EventRecord) => readonly number[]) => [...new Set(events.flatMap(pick))];
+  return {
+    venues: collect((e) => e.venueIds),
+    organizers: collect((e) => e.organizerIds),
+    categories: collect((e) => e.categoryIds),
+    tags: collect((e) => e.tagIds),
+  };
+}
+
+// ---- helpers ----
+
+function embedded<T extends VenueRecord | OrganizerRecord>(
+  kind: 'venue' | 'organizer', json: Record<string, unknown>, post: T, options: EventJsonOptions,
+): Record<string, unknown> {
+  return post.password !== '' && !options.unlocked(kind, post) ? redactProtected(json) : json;
+}
+
+/** Terms in the order WordPress gives a post's terms: by name. */
+function embeddedTerms(
+  taxonomy: 'category' | 'tag', ids: readonly number[], terms: ReadonlyMap<number, CountedTerm<TermRecord>>, links: LinkBase,
+): Record<string, unknown>[] {
+  return ids
+    .flatMap((id) => {
+      const t = terms.get(id);
+      return t ? [t] : [];
+    })
+    .sort((a, b) => a.term.name.localeCompare(b.term.name, 'en', { sensitivity: 'base' }) || a.term.id - b.term.id)
+    .map((t) => embeddedTermJson(links, taxonomy, t.term, t.count));
+}

@@ -1,0 +1,53 @@
+// Every URL a representation carries, built from where the site and the API live.
+import type { PostKind, PostRecord, Taxonomy } from '../model/records';
+
+/** Where the site and the API are, as the caller reached them. */
+export interface LinkBase {
+  /** The site's home URL with no trailing slash, e.g. "https://example.com". */
+  readonly siteUrl: string;
+  /** The API root with no trailing slash, e.g. "https://example.com/cal/events/v1". */
+  readonly apiRoot: string;
+}
+
+const POST_TYPE: Record<PostKind, string> = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' };
+
+/** The public permalink; unpublished posts get the query-string form WordPress uses for them. */
+export function postUrl(links: LinkBase, kind: PostKind, post: PostRecord): string {
+  if (post.status !== 'publish' || post.slug === '') return `${links.siteUrl}/?post_type=${POST_TYPE[kind]}&p=${post.id}`;
+  return `${links.siteUrl}/${kind}/${encodeURIComponent(post.slug)}/`;
+}
+
+/** `<host><path of the home URL>?id=<id>`: no scheme, no port. */
+export function globalId(links: LinkBase, id: number): string {
+  let host = links.siteUrl;
+  let path = '';
+  try {
+    const u = new URL(links.siteUrl);
+    host = u.hostname;
+    path = u.pathname.replace(/\/+$/, '');
+  } catch {
+    // a siteUrl that is not a URL is used as is
+  }
+  return `${host}${path}?id=${id}`;
+}
+
+export function eventRestUrl(links: LinkBase, id: number): string {
+  return `${links.apiRoot}/events/${id}`;
+}
+
+export function termCollectionUrl(links: LinkBase, taxonomy: Taxonomy): string {
+  return `${links.apiRoot}/${taxonomy === 'category' ? 'categories' : 'tags'}`;
+}
+
+/** The `urls` object of a term: self, collection and, with a parent, up. */
+export function termUrls(links: LinkBase, taxonomy: Taxonomy, id: number, parent: number): Record<string, string> {
+  const collection = termCollectionUrl(links, taxonomy);
+  return { self: `${collection}/${id}`, collection, ...(parent ? { up: `${collection}/${parent}` } : {}) };
+}
+
+/** The public archive page of a term. */
+export function termArchiveUrl(links: LinkBase, taxonomy: Taxonomy, slug: string): string {
+  return taxonomy === 'category'
+    ? `${links.siteUrl}/events/category/${encodeURIComponent(slug)}/`
+    : `${links.siteUrl}/tag/${encodeURIComponent(slug)}/`;
+}

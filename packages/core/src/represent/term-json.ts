@@ -1,0 +1,51 @@
+// The two term shapes (behaviour.md §1.5): embedded in events, and returned by /categories and /tags.
+import type { Taxonomy, TermRecord } from '../model/records';
+import { renderTitle } from '../domain/text';
+import { termArchiveUrl, termCollectionUrl, termUrls, type LinkBase } from './links';
+
+export type TermJson = Record<string, unknown>;
+
+export const TAXONOMY_NAME: Record<Taxonomy, string> = { category: 'tribe_events_cat', tag: 'post_tag' };
+
+/** The raw WordPress term with `term_id` renamed to `id` and moved last, plus `urls` (1.5.1). */
+export function embeddedTermJson(links: LinkBase, taxonomy: Taxonomy, term: TermRecord, count: number): TermJson {
+  return {
+    name: renderTitle(term.name),
+    slug: term.slug,
+    term_group: 0,
+    term_taxonomy_id: term.id,
+    taxonomy: TAXONOMY_NAME[taxonomy],
+    description: term.description,
+    parent: term.parent,
+    count,
+    filter: 'raw',
+    id: term.id,
+    urls: termUrls(links, taxonomy, term.id, term.parent),
+  };
+}
+
+/** The term of the term routes (1.5.2); `withLinks` adds `_links` (single, create, update). */
+export function termJson(links: LinkBase, taxonomy: Taxonomy, term: TermRecord, count: number, withLinks = false): TermJson {
+  const out: TermJson = {
+    id: term.id,
+    count,
+    description: term.description,
+    name: renderTitle(term.name),
+    slug: term.slug,
+    taxonomy: TAXONOMY_NAME[taxonomy],
+  };
+  if (taxonomy === 'category') out.parent = term.parent;
+  out.meta = [];
+  out.url = termArchiveUrl(links, taxonomy, term.slug);
+  out.urls = termUrls(links, taxonomy, term.id, term.parent);
+  if (withLinks) {
+    const collection = termCollectionUrl(links, taxonomy);
+    out._links = {
+      self: [{ href: `${collection}/${term.id}` }],
+      collection: [{ href: collection }],
+      ...(term.parent ? { up: [{ embeddable: true, href: `${collection}/${term.parent}` }] } : {}),
+      'https://api.w.org/post_type': [{ href: `${links.apiRoot}/events?${taxonomy === 'category' ? 'categories' : 'tags'}=${term.id}` }],
+    };
+  }
+  return out;
+}

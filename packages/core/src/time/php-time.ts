@@ -1,0 +1,442 @@
+// Date-time texts read the way PHP's strtotime() reads them (behaviour reference §8.1).
+//
+// The text is scanned the way timelib's re2c scanner does it: at each position every rule is
+// tried, the longest match wins and ties go to the earlier rule. A rule only records what it read
+// (absolute fields, a zone, relative amounts) in a `State`; `evaluate` then does what
+// timelib_fill_holes and timelib_update_ts do: missing fields come from "now" in the text's
+// zone, then "first/last day of", weekday moves and relative units are applied, then the zone.
+import type { WallClock } from './wall-clock';
+import { daysInMonth, wallFromEpochUtc, wallToEpochUtc } from './wall-clock';
+import type { Zone } from './zone';
+import { instantToWall, resolveZone, wallToInstant } from './zone';
+
+/** How a parsed text fixed its zone. */
+export type TimeFrame =
+  | 'local' // the text named no zone or offset: its wall clock is in the evaluation zone
+  | 'offset' // the text carried an explicit offset or zone ("Z", "+02:00", "EST", "Europe/Rome", ...)
+  | 'timestamp'; // a Unix timestamp (a number, a numeric string, or "@1757700000"): UTC
+
+export interface ParsedTime {
+  /** The wall clock in the text's own frame: the evaluation zone for 'local', the explicit offset/zone for 'offset', UTC for 'timestamp'. */
+  readonly wall: WallClock;
+  readonly frame: TimeFrame;
+  /** UTC offset in minutes of `wall` (east positive) at that instant: for 'local' the evaluation zone's offset, for 'timestamp' 0. */
+  readonly offsetMinutes: number;
+  /** The instant, epoch milliseconds (fractional seconds truncated toward the floor second). */
+  readonly epochMs: number;
+}
+
+export interface ParseTimeOptions {
+  /** "now", epoch ms or Date: the reference for relative expressions. */
+  readonly now: number | Date;
+  /** Zone name (anything resolveZone accepts) in which texts without an explicit zone are read and relative expressions are evaluated. */
+  readonly timeZone: string;
+}
+
+/**
+ * Parses a date-time the way PHP's strtotime() accepts it (behaviour reference §8.1).
+ * Returns undefined when the value is not a time: empty or blank strings, unparsable text,
+ * impossible dates (month 13, day 32, Feb 30, hour 25...), and anything that resolves to the
+ * instant 0 (1970-01-01 00:00:00 UTC), which PHP treats as false.
+ */
+export function parsePhpTime(value: unknown, options: ParseTimeOptions): ParsedTime | undefined {
+  const zone = resolveZone(options.timeZone);
+  if (!zone) throw new TypeError(`parsePhpTime: unknown time zone ${JSON.stringify(options.timeZone)}`);
+  const now = options.now instanceof Date ? options.now.getTime() : options.now;
+  if (typeof now !== 'number' || !Number.isFinite(now)) throw new TypeError('parsePhpTime: `now` is not a valid instant');
+  let state: State | undefined;
+  if (typeof value === 'number') state = Number.isFinite(value) ? timestampState(value) : undefined;
+  else if (typeof value === 'string') state = parseText(value);
+  return state && evaluate(state, now, zone);
+}
+
+// ---- parse state ----
+
+type Fields = { -readonly [K in keyof WallClock]: number };
+
+/** timelib's `relative`: amounts per unit plus the weekday / special / first-last-day moves. */
+interface Relative extends Fields {
+  weekday: number | undefined; // 0 = Sunday ... 6; negative after "ago"
+  weekdayBehavior: number; // 0: strictly after today, 1: today counts, 2: within the Monday-Sunday week
+  special: 'dowInMonth' | 'lastDowInMonth' | 'weekdays' | undefined;
+  specialAmount: number;
+  firstLast: 'first' | 'last' | undefined;
+}
+
+interface State {
+  readonly fields: Partial<Fields>; // as written; `undefined` ones come from now
+  haveDate: boolean;
+  haveTime: boolean;
+  dayGiven: boolean; // the text named a day of month, which must then exist
+  zone: Zone | undefined;
+  timestamp: boolean;
+  readonly rel: Relative;
+}
+
+function newState(): State {
+  return {
+    fields: {}, haveDate: false, haveTime: false, dayGiven: false, zone: undefined, timestamp: false,
+    rel: {
+      year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0,
+      weekday: undefined, weekdayBehavior: 0, special: undefined, specialAmount: 0, firstLast: undefined,
+    },
+  };
+}
+
+const UTC: Zone = fixedZone('UTC', 0);
+
+/** A timestamp is timelib's "@N": 1970-01-01 00:00:00 UTC plus N seconds as a relative part. */
+function timestampState(seconds: number): State {
+  const s = newState();
+  applyTimestamp(s, seconds);
+  return s;
+}
+
+function parseText(text: string): State | undefined {
+  const trimmed = text.trim();
+  if (/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(trimmed)) {
+    // PHP reads an 8- or 14-digit number as a compact date (YYYYMMDD[HHMMSS]) when it is one.
+    const compact = /^(?:\d{8}|\d{14})$/.test(trimmed) ? scan(trimmed) : undefined;
+    return compact ?? timestampState(Number(trimmed));
+  }
+  return scan(trimmed);
+}
+
+// ---- scanner ----
+
+type Action = (s: State, m: RegExpExecArray) => boolean | void; // false rejects the whole text
+interface Rule {
+  readonly re: RegExp;
+  readonly action: Action;
+}
+
+function scan(text: string): State | undefined {
+  const s = newState();
+  let pos = 0;
+  let tokens = 0;
+  while (pos < text.length) {
+    // timelib skips blanks, commas and dots between tokens.
+    if (/[\s,.]/.test(text.charAt(pos))) {
+      pos++;
+      continue;
+    }
+    let best: { rule: Rule; match: RegExpExecArray } | undefined;
+    for (const rule of RULES) {
+      rule.re.lastIndex = pos;
+      const match = rule.re.exec(text);
+      if (match && match[0].length > (best?.match[0].length ?? 0)) best = { rule, match };
+    }
+    if (!best || best.rule.action(s, best.match) === false) return undefined;
+    pos += best.match[0].length;
+    tokens++;
+  }
+  return tokens > 0 ? s : undefined;
+}
+
+// ---- vocabulary ----
+
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
+  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10,
+  nov: 11, november: 11, dec: 12, december: 12,
+};
+const DAYS: Record<string, number> = {
+  sun: 0, sunday: 0, mon: 1, monday: 1, tue: 2, tuesday: 2, wed: 3, wednesday: 3,
+  thu: 4, thursday: 4, fri: 5, friday: 5, sat: 6, saturday: 6,
+};
+/** timelib_reltext_lookup: [amount, weekday behavior]. */
+const REL_TEXT: Record<string, readonly [number, number]> = {
+  first: [1, 0], next: [1, 0], second: [2, 0], third: [3, 0], fourth: [4, 0], fifth: [5, 0], sixth: [6, 0],
+  seventh: [7, 0], eight: [8, 0], eighth: [8, 0], ninth: [9, 0], tenth: [10, 0], eleventh: [11, 0],
+  twelfth: [12, 0], last: [-1, 0], previous: [-1, 0], this: [0, 1],
+};
+type Unit = { readonly field: keyof Fields; readonly n: number } | { readonly weekday: number } | { readonly weekdays: true };
+const UNITS: Record<string, Unit> = { weekday: { weekdays: true }, weekdays: { weekdays: true } };
+for (const [names, field, n] of [
+  [['sec', 'second'], 'second', 1], [['min', 'minute'], 'minute', 1], [['hour'], 'hour', 1],
+  [['day'], 'day', 1], [['week'], 'day', 7], [['fortnight', 'forthnight'], 'day', 14],
+  [['month'], 'month', 1], [['year'], 'year', 1],
+] as const) {
+  for (const name of names) UNITS[name] = UNITS[`${name}s`] = { field, n };
+}
+for (const [name, weekday] of Object.entries(DAYS)) UNITS[name] = { weekday };
+
+/** Common zone abbreviations, as fixed offsets in minutes (ambiguous ones such as IST left out). */
+const ABBREVIATIONS: Record<string, number> = {
+  utc: 0, gmt: 0, ut: 0, z: 0, wet: 0, west: 60, bst: 60, cet: 60, cest: 120, eet: 120, eest: 180,
+  msk: 180, sgt: 480, hkt: 480, awst: 480, jst: 540, kst: 540, acst: 570, acdt: 630, aest: 600,
+  aedt: 660, nzst: 720, nzdt: 780, hst: -600, akst: -540, akdt: -480, pst: -480, pdt: -420,
+  mst: -420, mdt: -360, cst: -360, cdt: -300, est: -300, edt: -240, ast: -240, adt: -180,
+  nst: -210, ndt: -150,
+};
+
+/** An alternation of the words, longest first so that "september" is not read as "sep". */
+const alt = (words: Record<string, unknown>): string =>
+  `(?:${Object.keys(words).sort((a, b) => b.length - a.length).join('|')})`;
+const MONTH = alt(MONTHS);
+const DAY = alt(DAYS);
+const UNIT = alt(UNITS);
+const RELTEXT = alt(REL_TEXT);
+const DAYNUM = '(\\d{1,2})(?:st|nd|rd|th)?';
+const SEP = '[ .\\t-]*';
+const END = '(?![a-z])';
+
+const rule = (source: string, action: Action): Rule => ({ re: new RegExp(source, 'iy'), action });
+
+// In the order timelib lists its rules, which decides between matches of equal length
+// (so "12.09.26" is a time, as in PHP).
+const RULES: readonly Rule[] = [
+  rule('@([+-]?\\d+(?:\\.\\d+)?)', (s, m) => (s.haveDate || s.haveTime || s.zone ? false : applyTimestamp(s, num(m, 1)))),
+  rule(`(first|last)\\s+day\\s+of${END}`, (s, m) => {
+    s.rel.firstLast = word(m, 1) === 'first' ? 'first' : 'last';
+  }),
+  rule(`(${RELTEXT})\\s+(${DAY})\\s+of${END}`, weekdayOf),
+  // 12-hour times: 8pm, 8 pm, 8:30pm, 8:30:15 p.m.
+  rule(`t?(1[0-2]|0?[1-9])(?:[:.]([0-5]\\d)(?:[:.]([0-5]\\d))?)?\\s*([ap])\\.?m\\.?${END}`, (s, m) =>
+    setTime(s, (num(m, 1) % 12) + (word(m, 4) === 'p' ? 12 : 0), opt(m, 2) ?? 0, opt(m, 3) ?? 0)),
+  // 24-hour times, with the ISO "T" and ignored fractions: 20:00, T20:00:05.123
+  rule('t?(2[0-3]|[01]?\\d)[:.]([0-5]\\d)(?:[:.]([0-5]\\d)(?:[.,]\\d+)?)?(?!\\d)', (s, m) =>
+    setTime(s, num(m, 1), num(m, 2), opt(m, 3) ?? 0)),
+  rule('(\\d{4})(\\d{2})(\\d{2})(?:t?([01]\\d|2[0-3])([0-5]\\d)([0-5]\\d))?(?!\\d)', (s, m) =>
+    setDate(s, num(m, 1), num(m, 2), num(m, 3)) && (m[4] === undefined || setTime(s, num(m, 4), num(m, 5), num(m, 6)))),
+  rule('(\\d{4})([-/])(\\d{1,2})\\2(\\d{1,2})(?!\\d)', (s, m) => setDate(s, num(m, 1), num(m, 3), num(m, 4))),
+  rule('(\\d{4})-(\\d{1,2})(?![\\d-])', (s, m) => setDate(s, num(m, 1), num(m, 2), 1)), // 2026-09
+  rule('(\\d{1,2})/(\\d{1,2})(?:/(\\d{4}|\\d{2}))?(?!\\d)', (s, m) => setDate(s, year(m, 3), num(m, 1), num(m, 2))),
+  rule('(\\d{1,2})[.-](\\d{1,2})[.-](\\d{4})(?!\\d)', (s, m) => setDate(s, num(m, 3), num(m, 2), num(m, 1))),
+  rule('(\\d{1,2})\\.(\\d{1,2})\\.(\\d{2})(?!\\d)', (s, m) => setDate(s, year(m, 3), num(m, 2), num(m, 1))),
+  rule(`${DAYNUM}${SEP}(${MONTH})${SEP}(\\d{4})(?!\\d)`, (s, m) => setDate(s, num(m, 3), month(m, 2), num(m, 1))),
+  rule(`${DAYNUM}${SEP}(${MONTH})${END}`, (s, m) => setDate(s, undefined, month(m, 2), num(m, 1))),
+  rule(`(${MONTH})${SEP}${DAYNUM}[,.\\s]*(\\d{4})(?!\\d)`, (s, m) => setDate(s, num(m, 3), month(m, 1), num(m, 2))),
+  rule(`(${MONTH})${SEP}${DAYNUM}(?![\\d:a-z])`, (s, m) => setDate(s, undefined, month(m, 1), num(m, 2))),
+  rule(`(${MONTH})${SEP}(\\d{4})(?!\\d)`, (s, m) => setDate(s, num(m, 2), month(m, 1), 1)),
+  rule(`(\\d{4})${SEP}(${MONTH})${END}`, (s, m) => setDate(s, num(m, 1), month(m, 2), 1)),
+  // A month alone keeps today's day of month, unchecked (PHP rolls "february" on the 30th over).
+  rule(`(${MONTH})${END}`, (s, m) => setDate(s, undefined, month(m, 1), undefined)),
+  rule(`(now|today|midnight|noon|tomorrow|yesterday)${END}`, keyword),
+  rule(`(next|last|previous|this)\\s+week${END}`, (s, m) => {
+    // "next week" is a Monday-Sunday week: Monday of it unless a weekday is named as well.
+    s.rel.day += 7 * relText(m, 1)[0];
+    s.rel.weekdayBehavior = 2;
+    s.rel.weekday ??= 1;
+  }),
+  rule(`(${RELTEXT})\\s+(${UNIT})${END}`, (s, m) => {
+    const [amount, behavior] = relText(m, 1);
+    setRelative(s, amount, behavior, unit(m, 2), false);
+  }),
+  rule(`([+-]*)[ \\t]*(\\d{1,13})\\s*(${UNIT})${END}`, (s, m) => {
+    const negative = ((m[1] ?? '').split('-').length - 1) % 2 === 1;
+    setRelative(s, negative ? -num(m, 2) : num(m, 2), 1, unit(m, 3), true);
+  }),
+  rule(`ago${END}`, (s) => ago(s.rel)),
+  rule(`(${DAY})${END}`, (s, m) => {
+    unhaveTime(s);
+    s.rel.weekday = DAYS[word(m, 1)];
+    if (s.rel.weekdayBehavior !== 2) s.rel.weekdayBehavior = 1;
+  }),
+  rule('(?:gmt|utc)?([+-])(\\d{1,2})(?::?([0-5]\\d))?(?!\\d)', (s, m) => {
+    const minutes = num(m, 2) * 60 + (opt(m, 3) ?? 0);
+    return minutes <= 14 * 60 && setZone(s, fixedZone(m[0], m[1] === '-' ? -minutes : minutes));
+  }),
+  rule(`(${alt(ABBREVIATIONS)})${END}`, (s, m) => setZone(s, fixedZone(word(m, 1).toUpperCase(), ABBREVIATIONS[word(m, 1)] ?? 0))),
+  rule('[a-z][a-z_]*(?:/[a-z0-9_+-]+)+', (s, m) => {
+    const zone = resolveZone(m[0]);
+    return zone !== undefined && setZone(s, zone);
+  }),
+];
+
+// ---- rule actions ----
+
+function setDate(s: State, y: number | undefined, m: number, d: number | undefined): boolean {
+  if (s.haveDate || m < 1 || m > 12 || (d !== undefined && (d < 1 || d > 31))) return false;
+  Object.assign(s.fields, { year: y, month: m, day: d });
+  s.haveDate = true;
+  s.dayGiven = d !== undefined;
+  return true;
+}
+
+function setTime(s: State, hour: number, minute: number, second: number): boolean {
+  if (s.haveTime) return false; // "Double time specification"
+  Object.assign(s.fields, { hour, minute, second });
+  s.haveTime = true;
+  return true;
+}
+
+/** TIMELIB_UNHAVE_TIME: today, tomorrow, weekday names... put the time at 00:00:00 but let a later time set it. */
+function unhaveTime(s: State): void {
+  Object.assign(s.fields, { hour: 0, minute: 0, second: 0 });
+  s.haveTime = false;
+}
+
+function setZone(s: State, zone: Zone): boolean {
+  if (s.zone) return false;
+  s.zone = zone;
+  return true;
+}
+
+function applyTimestamp(s: State, seconds: number): void {
+  Object.assign(s.fields, { year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0 });
+  s.haveDate = s.haveTime = s.timestamp = true;
+  s.zone = UTC;
+  s.rel.second += Math.floor(seconds);
+}
+
+function keyword(s: State, m: RegExpExecArray): boolean | void {
+  const w = word(m, 1);
+  if (w === 'now') return;
+  // Like PHP these reset any time read before them: "9am tomorrow" is tomorrow 00:00.
+  unhaveTime(s);
+  if (w === 'noon') return setTime(s, 12, 0, 0);
+  if (w === 'tomorrow' || w === 'yesterday') s.rel.day = w === 'tomorrow' ? 1 : -1;
+}
+
+/** "first monday of", "last friday of": counted from the 1st of the (following) month. */
+function weekdayOf(s: State, m: RegExpExecArray): void {
+  const [amount, behavior] = relText(m, 1);
+  s.rel.special = amount > 0 ? 'dowInMonth' : 'lastDowInMonth';
+  setRelative(s, amount, amount > 0 ? 1 : behavior, unit(m, 2), false);
+}
+
+/** timelib_set_relative; `keepTime` is false for the worded forms ("next monday" is at 00:00). */
+function setRelative(s: State, amount: number, behavior: number, u: Unit, keepTime: boolean): void {
+  if ('field' in u) {
+    s.rel[u.field] += amount * u.n;
+    return;
+  }
+  if (!keepTime) unhaveTime(s);
+  if ('weekdays' in u) {
+    s.rel.special = 'weekdays';
+    s.rel.specialAmount = amount;
+    return;
+  }
+  s.rel.day += (amount > 0 ? amount - 1 : amount) * 7;
+  s.rel.weekday = u.weekday;
+  s.rel.weekdayBehavior = behavior;
+}
+
+/** "ago" negates every relative amount read so far. */
+function ago(r: Relative): void {
+  for (const k of ['year', 'month', 'day', 'hour', 'minute', 'second'] as const) r[k] = -r[k];
+  if (r.weekday !== undefined) r.weekday = -r.weekday || -7;
+  if (r.special === 'weekdays') r.specialAmount = -r.specialAmount;
+}
+
+// ---- evaluation ----
+
+const MAX_EPOCH_MS = 8.64e15;
+
+function evaluate(s: State, nowMs: number, evalZone: Zone): ParsedTime | undefined {
+  // Relative parts are evaluated in the text's own zone when it names one.
+  const zone = s.zone ?? evalZone;
+  const now = instantToWall(nowMs, zone);
+  // timelib_fill_holes: a date without a time is at midnight; what is still missing comes from now.
+  const given: Partial<Fields> = s.haveDate && !s.haveTime ? { ...s.fields, hour: 0, minute: 0, second: 0 } : s.fields;
+  const f: Fields = {
+    year: given.year ?? now.year, month: given.month ?? now.month, day: given.day ?? now.day,
+    hour: given.hour ?? now.hour, minute: given.minute ?? now.minute, second: given.second ?? now.second,
+  };
+  if (s.dayGiven && f.day > daysInMonth(f.year, f.month)) return undefined;
+  applyDateRelative(f, s.rel);
+  // Hours, minutes and seconds are added to the instant, so "+1 hour" is 3600 s even across DST.
+  const { hour, minute, second } = s.rel;
+  const epochMs = wallToInstant(f, zone) + ((hour * 60 + minute) * 60 + second) * 1000;
+  if (!Number.isFinite(epochMs) || Math.abs(epochMs) > MAX_EPOCH_MS || epochMs === 0) return undefined;
+  return {
+    wall: instantToWall(epochMs, zone),
+    frame: s.timestamp ? 'timestamp' : s.zone ? 'offset' : 'local',
+    offsetMinutes: zone.offsetAt(epochMs),
+    epochMs,
+  };
+}
+
+/** do_adjust_special_early, do_adjust_relative and do_adjust_special of timelib, on the wall clock. */
+function applyDateRelative(f: Fields, r: Relative): void {
+  let months = r.month;
+  if (r.special === 'dowInMonth' || r.special === 'lastDowInMonth') {
+    // "last friday of" finds the first Friday of the next month, then steps back a week.
+    f.day = 1;
+    f.month += months + (r.special === 'lastDowInMonth' ? 1 : 0);
+    months = 0;
+  }
+  firstLastDayOf(f, r.firstLast);
+  normalize(f);
+  if (r.weekday !== undefined) adjustForWeekday(f, r.weekday, r.weekdayBehavior, r.day);
+  // No clamping: PHP lets Jan 31 + 1 month overflow to Mar 3.
+  f.day += r.day;
+  f.month += months;
+  f.year += r.year;
+  firstLastDayOf(f, r.firstLast);
+  normalize(f);
+  if (r.special === 'weekdays') {
+    addWeekdays(f, r.specialAmount);
+    normalize(f);
+  }
+}
+
+function firstLastDayOf(f: Fields, which: Relative['firstLast']): void {
+  if (which === 'first') f.day = 1;
+  else if (which === 'last') {
+    f.day = 0; // day 0 of the next month
+    f.month++;
+  }
+}
+
+/** do_adjust_for_weekday. */
+function adjustForWeekday(f: Fields, weekday: number, behavior: number, relDays: number): void {
+  const current = dayOfWeek(f);
+  if (behavior === 2) {
+    // Weeks run Monday to Sunday: a Sunday belongs to the week that started six days before.
+    let target = weekday;
+    if (current === 0 && target !== 0) target -= 7;
+    if (target === 0 && current !== 0) target = 7;
+    f.day += target - current;
+    return;
+  }
+  let difference = weekday - current;
+  if ((relDays < 0 && difference < 0) || (relDays >= 0 && difference <= -behavior)) difference += 7;
+  f.day += weekday >= 0 ? difference : -(7 - (Math.abs(weekday) - current));
+}
+
+/** do_adjust_special_weekday: "+N weekdays" skips Saturdays and Sundays. */
+function addWeekdays(f: Fields, count: number): void {
+  const dow = dayOfWeek(f);
+  const rem = count % 5;
+  f.day += Math.trunc(count / 5) * 7;
+  if (count > 0) {
+    if (rem === 0) f.day -= dow === 0 ? 2 : dow === 6 ? 1 : 0;
+    else if (dow === 6) f.day += 1;
+    else if (dow + rem > 5) f.day += 2;
+  } else if (rem === 0) f.day += dow === 6 ? 2 : dow === 0 ? 1 : 0;
+  else if (dow === 0) f.day -= 1;
+  else if (dow + rem < 1) f.day -= 2;
+  f.day += rem;
+}
+
+/** Carries overflowing fields (month 13, day 0, day 31 of February...) into the next ones. */
+function normalize(f: Fields): void {
+  Object.assign(f, wallFromEpochUtc(wallToEpochUtc(f)));
+}
+
+function dayOfWeek(f: Fields): number {
+  return new Date(wallToEpochUtc(f)).getUTCDay();
+}
+
+// ---- helpers ----
+
+function fixedZone(name: string, minutes: number): Zone {
+  return { name, offsetAt: () => minutes };
+}
+
+const num = (m: RegExpExecArray, i: number): number => Number(m[i]);
+const opt = (m: RegExpExecArray, i: number): number | undefined => (m[i] === undefined ? undefined : Number(m[i]));
+const word = (m: RegExpExecArray, i: number): string => (m[i] ?? '').toLowerCase();
+const month = (m: RegExpExecArray, i: number): number => MONTHS[word(m, i)] ?? 0;
+const unit = (m: RegExpExecArray, i: number): Unit => UNITS[word(m, i)] ?? { field: 'day', n: 0 };
+const relText = (m: RegExpExecArray, i: number): readonly [number, number] => REL_TEXT[word(m, i)] ?? [0, 0];
+
+/** A written year: two digits are 1970-2069, as in PHP. */
+function year(m: RegExpExecArray, i: number): number | undefined {
+  const text = m[i];
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  return text.length > 2 ? n : n < 70 ? 2000 + n : 1900 + n;
+}

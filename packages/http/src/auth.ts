@@ -1,0 +1,31 @@
+// Authentication is pluggable: a function from the request to a principal, or none for an
+// anonymous caller. Credentials that are present but do not authenticate are refused with
+// 401 on every route, reads included (behaviour.md §10.11), never treated as anonymous.
+import { CalendarError, type Principal } from '@evcal/core';
+
+/**
+ * Who sent the request: a principal, or undefined for anonymous. Throw `invalidCredentials()`
+ * when credentials were sent but are not valid.
+ */
+export type Authenticate = (request: Request) => Principal | undefined | Promise<Principal | undefined>;
+
+/** The error an `Authenticate` throws for credentials that do not authenticate. */
+export function invalidCredentials(message = 'The provided credentials are not valid.'): CalendarError {
+  return new CalendarError('invalid_credentials', message);
+}
+
+/**
+ * Bearer-token authentication over a fixed table: `Authorization: Bearer <token>` acts as
+ * that token's principal; no Authorization header is anonymous; anything else is 401.
+ */
+export function bearerTokens(tokens: ReadonlyMap<string, Principal> | Readonly<Record<string, Principal>>): Authenticate {
+  const table = tokens instanceof Map ? tokens : new Map(Object.entries(tokens));
+  return (request) => {
+    const header = request.headers.get('authorization');
+    if (header === null) return undefined;
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const principal = m ? table.get(m[1]!) : undefined;
+    if (!principal) throw invalidCredentials('The provided bearer token is not valid.');
+    return principal;
+  };
+}

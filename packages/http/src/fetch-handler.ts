@@ -1,0 +1,186 @@
+// createFetchHandler: a web-standard `(Request) => Promise<Response>` over the route table.
+// Pipeline (behaviour.md §0): route match, authentication, parameters (body, query, path),
+// then the core operation, which runs defaults, the required check, validation, the
+// permission check and the handler in that order.
+import { isCalendarError, type Calendar, type CallContext, type ListResult, type Principal } from '@evcal/core';
+import type { Authenticate } from './auth';
+import { namespaceIndex } from './namespace-index';
+import { openApiDocument } from './openapi';
+import { bodyParams, mergeParams, queryParams } from './request-params';
+import { createRouter, type OperationName } from './route-table';
+import { internalError, noRoute, wireError, type WireErrorBody } from './wire-errors';
+
+export interface FetchHandlerOptions {
+  /**
+   * Where the API is mounted, before the namespace: requests are served at
+   * `<origin><basePath>/<namespace>/…`.
+   * @default ''
+   */
+  readonly basePath?: string;
+  /** The namespace the routes live under. @default 'cal/events/v1' */
+  readonly namespace?: string;
+  /** Who sent a request. @default every request is anonymous */
+  readonly authenticate?: Authenticate;
+  /** The site's home URL, for permalinks and global ids. @default the request's origin plus basePath */
+  readonly siteUrl?: string;
+  /** The largest request body accepted; larger ones get 413. @default 1048576 (1 MiB) */
+  readonly maxBodyBytes?: number;
+  /** Told about every unexpected error (the client gets a generic 500). @default console.error */
+  readonly onError?: (error: unknown, request: Request) => void;
+}
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+const BASE_HEADERS = {
+  'content-type': 'application/json; charset=UTF-8',
+  'x-content-type-options': 'nosniff',
+  'x-robots-tag': 'noindex',
+  'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link',
+};
+
+export function createFetchHandler(calendar: Calendar, options: FetchHandlerOptions = {}): FetchHandler {
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  const namespace = (options.namespace ?? 'cal/events/v1').replace(/^\/+|\/+$/g, '');
+  const prefix = `${basePath}/${namespace}`;
+  const maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
+  const onError = options.onError ?? ((error: unknown) => console.error('evcal: unexpected error', error));
+  const router = createRouter();
+  const operations = operationTable(calendar);
+
+  return async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const siteRoot = options.siteUrl?.replace(/\/+$/, '') ?? `${url.origin}${basePath}`;
+    const apiRoot = `${url.origin}${prefix}`;
+    const query = safeQuery(url);
+    let method = request.method.toUpperCase();
+    const override = (typeof query._method === 'string' ? query._method : request.headers.get('x-http-method-override'))?.toUpperCase();
+    if (override && method === 'POST') method = override;
+    const head = method === 'HEAD';
+    const envelope = '_envelope' in query;
+    const fields = typeof query._fields === 'string' ? query._fields : undefined;
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      respond(status, fields ? pickFields(body, fields) : body, headers, { head, envelope });
+
+    try {
+      const path = pathWithin(url.pathname, prefix);
+      if (path === undefined) return send(404, noRoute());
+      const { match, allowed } = router.match(path, head ? 'GET' : method);
+      if (method === 'OPTIONS' && allowed.length > 0) return send(200, { methods: allowed }, { allow: allowed.join(', ') });
+      if (!match) return send(404, noRoute());
+
+      const principal = options.authenticate ? await options.authenticate(request) : undefined;
+      const ctx: CallContext = { links: { siteUrl: siteRoot, apiRoot }, ...(principal ? { principal } : {}) };
+      const params = mergeParams({ path: match.params, query, body: await bodyParams(request, maxBodyBytes) });
+      const op = match.route.operation;
+      if (op === 'root') return send(200, namespaceIndex(namespace, apiRoot, siteRoot));
+      if (op === 'doc') return send(200, openApiDocument(apiRoot));
+
+      const result = await operations[op](params, ctx);
+      if (isList(op)) {
+        const list = result as ListResult;
+        return send(200, list.body, listHeaders(list));
+      }
+      const body = result as Record<string, unknown>;
+      const location = op === 'categories.create' || op === 'tags.create' ? termLocation(body) : undefined;
+      return send(match.route.status, body, location ? { location } : {});
+    } catch (error) {
+      if (isCalendarError(error)) {
+        const body = wireError(error);
+        return send(body.data.status, body);
+      }
+      onError(error, request);
+      return send(500, internalError());
+    }
+  };
+}
+
+type Operation = (params: Record<string, unknown>, ctx: CallContext) => Promise<unknown>;
+
+function operationTable(calendar: Calendar): Record<Exclude<OperationName, 'root' | 'doc'>, Operation> {
+  const posts = (name: 'events' | 'venues' | 'organizers') => {
+    const ops = calendar[name];
+    return {
+      [`${name}.list`]: ops.list, [`${name}.create`]: ops.create, [`${name}.get`]: ops.get,
+      [`${name}.getBySlug`]: ops.getBySlug, [`${name}.update`]: ops.update, [`${name}.updateBySlug`]: ops.updateBySlug,
+      [`${name}.patch`]: ops.patch, [`${name}.patchBySlug`]: ops.patchBySlug, [`${name}.delete`]: ops.delete,
+      [`${name}.deleteBySlug`]: ops.deleteBySlug,
+    };
+  };
+  const terms = (name: 'categories' | 'tags') => {
+    const ops = calendar[name];
+    return {
+      [`${name}.list`]: ops.list, [`${name}.create`]: ops.create, [`${name}.get`]: ops.get,
+      [`${name}.update`]: ops.update, [`${name}.delete`]: ops.delete,
+    };
+  };
+  return {
+    ...posts('events'), ...posts('venues'), ...posts('organizers'), ...terms('categories'), ...terms('tags'),
+  } as Record<Exclude<OperationName, 'root' | 'doc'>, Operation>;
+}
+
+// ---- helpers ----
+
+function isList(op: string): boolean {
+  return op.endsWith('.list');
+}
+
+/** The path below the API root ('' for the root itself), or undefined when outside it. */
+function pathWithin(pathname: string, prefix: string): string | undefined {
+  const lower = pathname.toLowerCase();
+  const p = prefix.toLowerCase();
+  if (lower === p || lower === `${p}/`) return '';
+  return lower.startsWith(`${p}/`) ? pathname.slice(prefix.length) : undefined;
+}
+
+function safeQuery(url: URL): Record<string, unknown> {
+  try {
+    return queryParams(url);
+  } catch {
+    return {};
+  }
+}
+
+/** X-TEC-* totals and an RFC 8288 Link header with the next and previous pages. */
+function listHeaders(list: ListResult): Record<string, string> {
+  const links = [list.next && `<${list.next}>; rel="next"`, list.previous && `<${list.previous}>; rel="prev"`].filter(Boolean);
+  return {
+    'x-tec-total': String(list.total),
+    'x-tec-totalpages': String(list.totalPages),
+    ...(links.length ? { link: links.join(', ') } : {}),
+  };
+}
+
+function termLocation(body: Record<string, unknown>): string | undefined {
+  const urls = body.urls as { self?: string } | undefined;
+  return urls?.self;
+}
+
+/** `_fields=a,b.c`: only those keys (nested with dots), on each item of a list body. */
+function pickFields(body: unknown, fields: string): unknown {
+  if (typeof body !== 'object' || body === null || 'code' in (body as object)) return body;
+  const wanted = fields.split(',').map((f) => f.trim()).filter(Boolean);
+  const pick = (obj: Record<string, unknown>) => {
+    const out: Record<string, unknown> = {};
+    for (const f of wanted) {
+      const [head, ...rest] = f.split('.');
+      if (!(head! in obj)) continue;
+      const value = obj[head!];
+      out[head!] = rest.length && value && typeof value === 'object' && !Array.isArray(value)
+        ? { ...(out[head!] as object), ...(pick(value as Record<string, unknown>) as object) }
+        : value;
+    }
+    return out;
+  };
+  return Array.isArray(body) ? body.map((x) => pick(x as Record<string, unknown>)) : pick(body as Record<string, unknown>);
+}
+
+function respond(
+  status: number, body: unknown, headers: Record<string, string>, mode: { head: boolean; envelope: boolean },
+): Response {
+  if (mode.envelope) {
+    return new Response(JSON.stringify({ body, status, headers }), { status: 200, headers: BASE_HEADERS });
+  }
+  return new Response(mode.head ? null : JSON.stringify(body), { status, headers: { ...BASE_HEADERS, ...headers } });
+}
+
+export type { Principal, WireErrorBody };

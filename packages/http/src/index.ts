@@ -1,0 +1,18 @@
+// @evcal/http: the evcal API as a web-standard fetch handler, with bridges for node:http,
+// Express, Connect and Next.js.
+export { createFetchHandler } from './fetch-handler';
+export type { FetchHandler, FetchHandlerOptions } from './fetch-handler';
+export { bearerTokens, invalidCredentials } from './auth';
+export type { Authenticate } from './auth';
+export { toNodeHandler } from './node-handler';
+export type { NodeHandler, NodeHandlerOptions } from './node-handler';
+export { toNextHandlers } from './next-handlers';
+export type { NextHandlers, NextRouteHandler } from './next-handlers';
+export { routes, createRouter, wordpressPattern } from './route-table';
+export type { Route, Method, OperationName, Router, RouteMatch } from './route-table';
+export { openApiDocument } from './openapi';
+export { namespaceIndex } from './namespace-index';
+export { parsePhpParams } from './php-params';
+export type { PhpValue, PhpParseLimits } from './php-params';
+export { wireError } from './wire-errors';
+export type { WireErrorBody } from './wire-errors';

@@ -1,0 +1,87 @@
+// toNodeHandler: the fetch handler as a node:http / Express / Connect request listener.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { FetchHandler } from './fetch-handler';
+
+/** What node:http, Express and Connect pass a request handler. */
+export type NodeHandler = (req: IncomingMessage & { body?: unknown; originalUrl?: string }, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
+export interface NodeHandlerOptions {
+  /**
+   * Trust `X-Forwarded-Proto` and `X-Forwarded-Host` for the request's origin (behind a proxy).
+   * @default false
+   */
+  readonly trustProxy?: boolean;
+}
+
+/**
+ * Adapts a fetch handler. The request URL is rebuilt from `originalUrl` (Express keeps the
+ * mount path there), so absolute URLs in responses are right under any mount. A body another
+ * middleware already parsed (`req.body`) is used as is; otherwise the body is streamed, and
+ * the handler's size cap applies. A client that disconnects aborts the request.
+ */
+export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  return (req, res, next) => {
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    handler(toRequest(req, abort.signal, options))
+      .then((response) => writeResponse(response, res))
+      .catch((error: unknown) => {
+        if (abort.signal.aborted) return;
+        if (next) next(error);
+        else {
+          res.statusCode = 500;
+          res.end();
+        }
+      });
+  };
+}
+
+function toRequest(req: IncomingMessage & { body?: unknown; originalUrl?: string }, signal: AbortSignal, options: NodeHandlerOptions): Request {
+  const forwarded = (name: string) => (options.trustProxy ? firstValue(req.headers[name]) : undefined);
+  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const protocol = forwarded('x-forwarded-proto') ?? (encrypted ? 'https' : 'http');
+  const host = forwarded('x-forwarded-host') ?? req.headers.host ?? 'localhost';
+  const url = new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${host}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const method = (req.method ?? 'GET').toUpperCase();
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  if (method !== 'GET' && method !== 'HEAD') {
+    const parsed = req.body;
+    if (parsed !== undefined && (typeof parsed === 'string' || parsed instanceof Uint8Array)) {
+      init.body = typeof parsed === 'string' ? parsed : Buffer.from(parsed);
+    } else if (parsed !== undefined && parsed !== null && typeof parsed === 'object') {
+      // Already parsed by another middleware (JSON or an extended urlencoded parser): pass the values on as JSON.
+      headers.set('content-type', 'application/json');
+      headers.delete('content-length');
+      init.body = JSON.stringify(parsed);
+    } else {
+      init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
+      init.duplex = 'half';
+    }
+  }
+  return new Request(url, init);
+}
+
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const body = new Uint8Array(await response.arrayBuffer());
+  res.setHeader('content-length', body.byteLength);
+  res.end(body);
+}
+
+function firstValue(v: string | string[] | undefined): string | undefined {
+  const s = Array.isArray(v) ? v[0] : v;
+  return s?.split(',')[0]?.trim() || undefined;
+}

@@ -1,0 +1,91 @@
+// Where a request's parameters come from (behaviour.md §0): JSON body (only with a JSON
+// content type), form body, query string, path captures; the first non-null value wins.
+import { CalendarError } from '@evcal/core';
+import { parsePhpParams, type PhpParseLimits } from './php-params';
+
+export interface ParamSources {
+  readonly query: Record<string, unknown>;
+  readonly body: Record<string, unknown>;
+  readonly path: Readonly<Record<string, string>>;
+}
+
+/** WordPress's global parameters, read by the binding and never passed to operations. */
+export const GLOBAL_PARAMS = ['_fields', '_envelope', '_method', '_embed', '_jsonp', '_locale'] as const;
+
+/** The merged parameters: body over query over path. */
+export function mergeParams(sources: ParamSources): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const source of [sources.path, sources.query, sources.body]) {
+    for (const [k, v] of Object.entries(source)) if (v !== null && v !== undefined) out[k] = v;
+  }
+  for (const k of GLOBAL_PARAMS) delete out[k];
+  return out;
+}
+
+export function queryParams(url: URL, limits?: PhpParseLimits): Record<string, unknown> {
+  return parsePhpParams(url.searchParams, limits);
+}
+
+/**
+ * The parameters of the body: JSON (an object; anything else is ignored, as WordPress does),
+ * URL-encoded or multipart form. Reads at most `maxBytes`.
+ */
+export async function bodyParams(request: Request, maxBytes: number, limits?: PhpParseLimits): Promise<Record<string, unknown>> {
+  if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return {};
+  const type = (request.headers.get('content-type') ?? '').toLowerCase();
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (type.startsWith('multipart/form-data')) {
+    const form = await request.formData();
+    const pairs: [string, string][] = [];
+    for (const [k, v] of form) if (typeof v === 'string') pairs.push([k, v]);
+    return parsePhpParams(pairs, limits);
+  }
+  const text = await readText(request, maxBytes);
+  if (type.includes('json')) {
+    if (text.trim() === '') return {};
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw new CalendarError('invalid_json', 'Invalid JSON body passed.', { details: { jsonErrorMessage: (e as Error).message } });
+    }
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  }
+  if (type.startsWith('application/x-www-form-urlencoded') || type === '') {
+    return parsePhpParams(new URLSearchParams(text), limits);
+  }
+  return {};
+}
+
+/** The body as UTF-8 text, refusing more than `maxBytes` (malformed bytes become U+FFFD). */
+async function readText(request: Request, maxBytes: number): Promise<string> {
+  const reader = request.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder('utf-8').decode(concat(chunks, size));
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+function tooLarge(maxBytes: number): CalendarError {
+  return new CalendarError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`, { details: { limit: maxBytes } });
+}

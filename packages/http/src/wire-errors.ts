@@ -1,0 +1,70 @@
+// Core error codes -> the reference's wire codes and statuses (behaviour.md §6.2).
+import type { CalendarError, CalendarErrorCode } from '@evcal/core';
+
+interface WireError {
+  readonly code: string;
+  readonly status: number;
+}
+
+const WIRE: Record<CalendarErrorCode, WireError> = {
+  missing_params: { code: 'rest_missing_callback_param', status: 400 },
+  invalid_params: { code: 'rest_invalid_param', status: 400 },
+  invalid_json: { code: 'rest_invalid_json', status: 400 },
+  payload_too_large: { code: 'rest_payload_too_large', status: 413 },
+  unauthenticated: { code: 'rest_forbidden', status: 401 },
+  forbidden: { code: 'rest_forbidden', status: 403 },
+  invalid_credentials: { code: 'rest_invalid_token', status: 401 },
+  event_not_found: { code: 'rest-event-not-found', status: 404 },
+  not_an_event: { code: 'rest-invalid-event-id', status: 400 },
+  event_trashed: { code: 'event-no-longer-available', status: 403 },
+  event_not_accessible: { code: 'event-not-accessible', status: 403 },
+  event_password_protected: { code: 'event-password-protected', status: 403 },
+  event_in_trash: { code: 'event-is-in-trash', status: 410 },
+  venue_not_accessible: { code: 'venue-not-accessible', status: 403 },
+  organizer_not_accessible: { code: 'organizer-not-accessible', status: 403 },
+  venue_in_trash: { code: 'venue-is-in-trash', status: 410 },
+  organizer_in_trash: { code: 'organizer-is-in-trash', status: 410 },
+  event_page_not_found: { code: 'event-archive-page-not-found', status: 404 },
+  venue_page_not_found: { code: 'venue-archive-page-not-found', status: 404 },
+  organizer_page_not_found: { code: 'organizer-archive-page-not-found', status: 404 },
+  could_not_create_venue: { code: 'could-not-create-venue', status: 400 },
+  could_not_create_organizer: { code: 'could-not-create-organizer', status: 400 },
+  term_exists: { code: 'term_exists', status: 400 },
+  // The reference answers 500 (the error carries no status); a taken slug is the client's mistake.
+  duplicate_term_slug: { code: 'duplicate_term_slug', status: 400 },
+  taxonomy_not_hierarchical: { code: 'rest_taxonomy_not_hierarchical', status: 400 },
+  conflict: { code: 'rest_conflict', status: 409 },
+  invalid_dataset: { code: 'invalid-dataset', status: 400 },
+};
+
+export interface WireErrorBody {
+  code: string;
+  message: string;
+  data: Record<string, unknown> & { status: number };
+}
+
+/** The wire body and status of a core error. */
+export function wireError(error: CalendarError): WireErrorBody {
+  const wire = WIRE[error.code];
+  const data: WireErrorBody['data'] = { status: wire.status };
+  if (error.code === 'missing_params') data.params = error.details.params;
+  if (error.code === 'invalid_params') {
+    data.params = error.details.params;
+    const details = error.details.details as Record<string, unknown> | undefined;
+    // An empty PHP array is [] on the wire, never {}.
+    data.details = details && Object.keys(details).length > 0 ? details : [];
+  }
+  if (error.code === 'term_exists') data.term_id = error.details.termId;
+  if (error.code === 'invalid_json') data.json_error_message = error.details.jsonErrorMessage;
+  return { code: wire.code, message: error.message, data };
+}
+
+/** The body of a route or method that does not exist. */
+export function noRoute(): WireErrorBody {
+  return { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } };
+}
+
+/** The body of an unexpected failure: nothing about its cause reaches the client. */
+export function internalError(): WireErrorBody {
+  return { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } };
+}

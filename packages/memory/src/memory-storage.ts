@@ -1,0 +1,192 @@
+// In-memory storage: maps in the process, queries evaluated by the core reference engine.
+// Transactions are serialised; each collects its writes and commits them in one synchronous
+// step, so concurrent readers see either none or all of them.
+import {
+  countEventsByTerm, foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery,
+  type EventCollection, type EventRecord, type LinkedPostCollection, type OrganizerRecord, type PostStatus,
+  type Storage, type Taxonomy, type TermCollection, type TermRecord, type VenueRecord,
+} from '@evcal/core';
+import { Table, TableView } from './table';
+import { TermCounts } from './term-counts';
+
+export interface MemoryStorageOptions {
+  /** Called after every committed transaction, e.g. to persist a snapshot. */
+  readonly onCommit?: (storage: MemoryStorage) => void | Promise<void>;
+}
+
+/** The state of a memory storage, readable for snapshots (the JSON file adapter uses it). */
+export interface MemoryStorage extends Storage {
+  /** Every record, as committed. */
+  snapshot(): MemorySnapshot;
+  /** Replaces every record (and the id sequences) with these. */
+  load(snapshot: MemorySnapshot): void;
+}
+
+export interface MemorySnapshot {
+  readonly events: readonly EventRecord[];
+  readonly venues: readonly VenueRecord[];
+  readonly organizers: readonly OrganizerRecord[];
+  readonly categories: readonly TermRecord[];
+  readonly tags: readonly TermRecord[];
+  readonly sequences: { readonly post: number; readonly term: number };
+}
+
+const slugOf = (r: { slug: string }) => r.slug;
+
+/** A storage that keeps everything in this process. */
+export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryStorage {
+  const tables = {
+    events: new Table<EventRecord>(slugOf),
+    venues: new Table<VenueRecord>(slugOf),
+    organizers: new Table<OrganizerRecord>(slugOf),
+    categories: new Table<TermRecord>(slugOf),
+    tags: new Table<TermRecord>(slugOf),
+  };
+  const sequences = { post: 0, term: 0 };
+  const counts = new TermCounts();
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  type Views = { [K in keyof typeof tables]: TableView<(typeof tables)[K] extends Table<infer R> ? R : never> };
+
+  const commit = (views: Views, seq: { post: number; term: number }) => {
+    tables.events.apply(views.events.changes, (before, after) => counts.update(before, after));
+    tables.venues.apply(views.venues.changes);
+    tables.organizers.apply(views.organizers.changes);
+    tables.categories.apply(views.categories.changes);
+    tables.tags.apply(views.tags.changes);
+    sequences.post = Math.max(sequences.post, seq.post);
+    sequences.term = Math.max(sequences.term, seq.term);
+  };
+
+  /** A storage over transaction views; `autoCommit` applies each write at once (no transaction). */
+  const storageOver = (views: Views, seq: { post: number; term: number }, autoCommit: boolean): Storage => {
+    const write = <T>(fn: () => T): T => {
+      if (closed) throw new Error('evcal/memory: storage is closed');
+      const result = fn();
+      if (autoCommit) {
+        commit(views, seq);
+        for (const v of Object.values(views)) v.changes.clear();
+      }
+      return result;
+    };
+    const eventsInView = () => views.events.values();
+
+    const events: EventCollection = {
+      get: async (id) => views.events.get(id),
+      getMany: async (ids) => views.events.getMany(ids),
+      getBySlug: async (slug) => views.events.getBySlug(slug),
+      insert: async (r) => write(() => views.events.insert(r)),
+      replace: async (r) => write(() => views.events.replace(r)),
+      delete: async (id) => write(() => views.events.delete(id)),
+      list: async (query) => runEventQuery(eventsInView(), query, { venue: (id) => views.venues.get(id) }),
+      unlink: async (kind, id) => write(() => {
+        const field = ({ venue: 'venueIds', organizer: 'organizerIds', category: 'categoryIds', tag: 'tagIds' } as const)[kind];
+        for (const e of [...eventsInView()]) {
+          if (e[field].includes(id)) views.events.replace({ ...e, [field]: e[field].filter((x) => x !== id) });
+        }
+      }),
+      countByTerm: async (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => {
+        if (!views.events.dirty) return counts.get(taxonomy, ids, statuses);
+        const all = countEventsByTerm(eventsInView(), taxonomy, statuses);
+        return new Map(ids.map((id) => [id, all.get(id) ?? 0]));
+      },
+    };
+
+    const linked = <R extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', view: TableView<R>): LinkedPostCollection<R> => ({
+      get: async (id) => view.get(id),
+      getMany: async (ids) => view.getMany(ids),
+      getBySlug: async (slug) => view.getBySlug(slug),
+      insert: async (r) => write(() => view.insert(r)),
+      replace: async (r) => write(() => view.replace(r)),
+      delete: async (id) => write(() => view.delete(id)),
+      list: async (query) => {
+        const needsEvents = query.eventId !== undefined || query.hasEvents !== undefined || query.withEvents !== undefined;
+        const eventsOf = needsEvents ? indexEventsByLink(eventsInView()) : () => [];
+        return runLinkedPostQuery(kind, view.values(), query, eventsOf);
+      },
+    });
+
+    const terms = (taxonomy: Taxonomy, view: TableView<TermRecord>): TermCollection => ({
+      get: async (id) => view.get(id),
+      getMany: async (ids) => view.getMany(ids),
+      getBySlug: async (slug) => view.getBySlug(slug),
+      findByName: async (name) => {
+        const folded = foldText(name.trim());
+        return [...view.values()].filter((t) => foldText(t.name) === folded).sort((a, b) => a.id - b.id);
+      },
+      insert: async (r) => write(() => view.insert(r)),
+      replace: async (r) => write(() => view.replace(r)),
+      delete: async (id) => write(() => view.delete(id)),
+      list: async (query) => runTermQuery(taxonomy, [...view.values()], eventsInView(), query),
+    });
+
+    const self: Storage = {
+      capabilities: { transactions: true, durable: false },
+      events,
+      venues: linked('venue', views.venues),
+      organizers: linked('organizer', views.organizers),
+      categories: terms('category', views.categories),
+      tags: terms('tag', views.tags),
+      sequences: {
+        next: async (kind) => write(() => ++seq[kind]),
+        bump: async (kind, id) => write(() => {
+          seq[kind] = Math.max(seq[kind], id);
+        }),
+      },
+      // A transaction inside a transaction joins it.
+      transaction: async (fn) => (autoCommit ? root.transaction(fn) : fn(self)),
+      close: async () => root.close(),
+    };
+    return self;
+  };
+
+  const freshViews = (): Views => ({
+    events: new TableView(tables.events, slugOf),
+    venues: new TableView(tables.venues, slugOf),
+    organizers: new TableView(tables.organizers, slugOf),
+    categories: new TableView(tables.categories, slugOf),
+    tags: new TableView(tables.tags, slugOf),
+  });
+
+  const direct = storageOver(freshViews(), sequences, true);
+
+  const root: MemoryStorage = {
+    ...direct,
+    async transaction(fn) {
+      const run = queue.then(async () => {
+        const views = freshViews();
+        const seq = { ...sequences };
+        const result = await fn(storageOver(views, seq, false));
+        commit(views, seq);
+        await options.onCommit?.(root);
+        return result;
+      });
+      // Later transactions wait for this one whether it succeeds or fails.
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    async close() {
+      await queue;
+      closed = true;
+    },
+    snapshot: () => ({
+      events: [...tables.events.rows.values()],
+      venues: [...tables.venues.rows.values()],
+      organizers: [...tables.organizers.rows.values()],
+      categories: [...tables.categories.rows.values()],
+      tags: [...tables.tags.rows.values()],
+      sequences: { ...sequences },
+    }),
+    load(snapshot) {
+      tables.events.reset(snapshot.events, (before, after) => counts.update(before, after));
+      tables.venues.reset(snapshot.venues);
+      tables.organizers.reset(snapshot.organizers);
+      tables.categories.reset(snapshot.categories);
+      tables.tags.reset(snapshot.tags);
+      sequences.post = snapshot.sequences.post;
+      sequences.term = snapshot.sequences.term;
+    },
+  };
+  return root;
+}

@@ -1,0 +1,30 @@
+// How many committed events of each status use each term, kept up to date on every commit so
+// rendering an event page does not scan all events.
+import type { EventRecord, PostStatus, Taxonomy } from '@evcal/core';
+
+export class TermCounts {
+  private readonly counts: Record<Taxonomy, Map<number, Map<PostStatus, number>>> = { category: new Map(), tag: new Map() };
+
+  /** Moves an event's contribution from its old version to its new one. */
+  update(before: EventRecord | undefined, after: EventRecord | undefined): void {
+    if (before) this.add(before, -1);
+    if (after) this.add(after, 1);
+  }
+
+  get(taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]): Map<number, number> {
+    return new Map(ids.map((id) => {
+      const byStatus = this.counts[taxonomy].get(id);
+      return [id, statuses.reduce((n, s) => n + (byStatus?.get(s) ?? 0), 0)];
+    }));
+  }
+
+  private add(event: EventRecord, delta: number): void {
+    for (const [taxonomy, ids] of [['category', event.categoryIds], ['tag', event.tagIds]] as const) {
+      for (const id of new Set(ids)) {
+        let byStatus = this.counts[taxonomy].get(id);
+        if (!byStatus) this.counts[taxonomy].set(id, (byStatus = new Map()));
+        byStatus.set(event.status, (byStatus.get(event.status) ?? 0) + delta);
+      }
+    }
+  }
+}

@@ -1,0 +1,21 @@
+// registerStorageSuite: the whole suite for one adapter, as vitest tests.
+import { describe } from 'vitest';
+import { suiteContext, type StorageSuiteOptions } from './context';
+import { differentialGroup } from './differential-group';
+import { queriesGroup } from './queries-group';
+import { recordsGroup } from './records-group';
+
+/**
+ * Registers every test of the storage contract for an adapter. Call it at the top level of a
+ * test file; `create` must return a fresh, empty storage each time.
+ *
+ *     registerStorageSuite({ name: 'memory', create: () => createMemoryStorage() });
+ */
+export function registerStorageSuite(options: StorageSuiteOptions): void {
+  describe(`storage contract: ${options.name}`, () => {
+    const ctx = suiteContext(options);
+    recordsGroup(ctx);
+    queriesGroup(ctx);
+    differentialGroup(ctx);
+  });
+}

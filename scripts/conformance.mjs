@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// Runs the HTTP conformance suite (../shared/conformance) against the built `evcal serve` and
+// compares the outcome with conformance/expected-failures.json: every scenario not listed
+// there must pass, and every listed one must still fail (so the list only shrinks).
+//
+//   node scripts/conformance.mjs                 memory storage
+//   EVCAL_STORAGE=sqlite node scripts/conformance.mjs
+//   node scripts/conformance.mjs --update        rewrite the list from this run (keeps notes)
+//   node scripts/conformance.mjs cases/terms.test.mjs   only some files
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const suite = resolve(process.env.EVCAL_CONFORMANCE_DIR ?? join(root, '..', 'shared', 'conformance'));
+const expectationsFile = join(root, 'conformance', 'expected-failures.json');
+const cli = join(root, 'packages', 'cli', 'dist', 'cli.js');
+const args = process.argv.slice(2);
+const update = args.includes('--update');
+const only = args.filter((a) => !a.startsWith('--'));
+
+if (!existsSync(join(suite, 'cases'))) {
+  const message = `conformance: suite not found at ${suite} (set EVCAL_CONFORMANCE_DIR)`;
+  if (process.env.CI) {
+    console.error(message);
+    process.exit(1);
+  }
+  console.log(`NOTICE: ${message}; skipped.`);
+  process.exit(0);
+}
+if (!existsSync(cli)) {
+  console.error('conformance: packages/cli/dist/cli.js is missing; run `npm run build` first');
+  process.exit(1);
+}
+
+const files = only.length
+  ? only.map((f) => resolve(suite, f))
+  : readdirSync(join(suite, 'cases')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => join(suite, 'cases', f));
+const out = mkdtempSync(join(tmpdir(), 'evcal-conformance-'));
+const resultsFile = join(out, 'results.jsonl');
+const storage = process.env.EVCAL_STORAGE ?? 'memory';
+const started = Date.now();
+const run = spawnSync(process.execPath, [
+  '--test',
+  `--test-concurrency=${Math.max(2, availableParallelism() * 2)}`,
+  `--test-reporter=${join(root, 'scripts', 'conformance-reporter.mjs')}`,
+  `--test-reporter-destination=${resultsFile}`,
+  ...files,
+], {
+  cwd: suite,
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: { ...process.env, EVCAL_SERVE: `${process.execPath} ${cli} serve`, EVCAL_ROOT: root, EVCAL_STORAGE: storage },
+});
+const results = existsSync(resultsFile)
+  ? readFileSync(resultsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+  : [];
+rmSync(out, { recursive: true, force: true });
+if (results.length === 0) {
+  console.error(`conformance: no results (node --test exited with ${run.status})`);
+  process.exit(1);
+}
+
+const key = (r) => `${r.file} › ${r.name}`;
+const expected = existsSync(expectationsFile) ? JSON.parse(readFileSync(expectationsFile, 'utf8')) : {};
+const ran = new Set(results.map(key));
+const failed = results.filter((r) => !r.ok);
+const unexpectedFailures = failed.filter((r) => !(key(r) in expected));
+const nowPassing = results.filter((r) => r.ok && key(r) in expected);
+
+if (update) {
+  const next = {};
+  for (const r of failed) next[key(r)] = expected[key(r)] ?? { issue: null, why: r.error ?? '' };
+  // Keep entries of files not run this time.
+  for (const [k, v] of Object.entries(expected)) if (!ran.has(k)) next[k] = v;
+  writeFileSync(expectationsFile, `${JSON.stringify(Object.fromEntries(Object.entries(next).sort()), null, 2)}\n`);
+  console.log(`conformance: wrote ${Object.keys(next).length} expected failures to ${expectationsFile}`);
+}
+
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+console.log(`\nconformance (${storage}): ${results.length} scenarios in ${seconds}s — ${results.length - failed.length} passed, `
+  + `${failed.length} failed (${failed.length - unexpectedFailures.length} expected)`);
+for (const r of unexpectedFailures) console.log(`  UNEXPECTED FAILURE  ${key(r)}\n      ${(r.error ?? '').replace(/\n/g, '\n      ')}`);
+for (const r of nowPassing) console.log(`  NOW PASSING (remove from conformance/expected-failures.json)  ${key(r)}`);
+process.exit(update || (unexpectedFailures.length === 0 && nowPassing.length === 0) ? 0 : 1);

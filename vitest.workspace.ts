@@ -1,0 +1,9 @@
+// The test projects of the monorepo. vitest 4 no longer discovers a workspace file on its
+// own; the root vitest.config.ts passes this list to `test.projects`.
+export const projects = [
+  'packages/core',
+  'packages/memory',
+  'packages/http',
+  'packages/cli',
+  'examples/*',
+];
