@@ -5,6 +5,7 @@ import { resolveConfig, type CalendarConfig, type CalendarOptions } from './conf
 import { getEvent, getEventBySlug, listEvents } from './event-read';
 import { createEvent, deleteEvent, updateEvent } from './event-write';
 import { linkedPostOperations, type LinkedPostOperations } from './linked-posts';
+import { createScheduler } from './scheduler';
 import type { ListResult } from './list-urls';
 import { termOperations, type TermOperations } from './terms';
 
@@ -46,10 +47,19 @@ export interface Calendar {
 /** A calendar over a storage adapter. */
 export function createCalendar(options: CalendarOptions): Calendar {
   const config = resolveConfig(options);
+  const publishDue = createScheduler(config);
   const call = (ctx?: CallContext) => beginCall(config, ctx);
+  // Every operation first publishes the scheduled posts that are due (a sweep at most every 30 s).
+  const scheduled = <T extends object>(ops: T): T => Object.fromEntries(Object.entries(ops).map(([name, op]) => [
+    name,
+    async (...args: unknown[]) => {
+      await publishDue();
+      return (op as (...a: unknown[]) => unknown)(...args);
+    },
+  ])) as T;
   return {
     config,
-    events: {
+    events: scheduled<EventOperations>({
       list: (input = {}, ctx) => listEvents(call(ctx), input),
       get: (input, ctx) => getEvent(call(ctx), input),
       getBySlug: (input, ctx) => getEventBySlug(call(ctx), input),
@@ -60,11 +70,11 @@ export function createCalendar(options: CalendarOptions): Calendar {
       patchBySlug: (input, ctx) => updateEvent(call(ctx), input, 'patch', 'slug'),
       delete: (input, ctx) => deleteEvent(call(ctx), input, 'id'),
       deleteBySlug: (input, ctx) => deleteEvent(call(ctx), input, 'slug'),
-    },
-    venues: linkedPostOperations('venue', config),
-    organizers: linkedPostOperations('organizer', config),
-    categories: termOperations('category', config),
-    tags: termOperations('tag', config),
+    }),
+    venues: scheduled(linkedPostOperations('venue', config)),
+    organizers: scheduled(linkedPostOperations('organizer', config)),
+    categories: scheduled(termOperations('category', config)),
+    tags: scheduled(termOperations('tag', config)),
     importDataset: (dataset, importOptions) => importDataset(config, dataset, importOptions),
     exportDataset: () => exportDataset(config.storage),
   };

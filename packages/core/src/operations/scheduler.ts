@@ -1,0 +1,52 @@
+// Scheduled posts: a post stored as `future` becomes `publish` once its publish date has
+// passed. Like WordPress's cron, which page loads drive, the sweep runs before operations,
+// at most once per interval.
+import type { PostRecord } from '../model/records';
+import type { Storage } from '../storage/storage';
+import type { CalendarConfig } from './config';
+
+/** A function to await before an operation; it publishes what is due. */
+export type PublishDue = () => Promise<void>;
+
+export function createScheduler(config: CalendarConfig, intervalMs = 30_000): PublishDue {
+  let nextSweep = Number.NEGATIVE_INFINITY;
+  let running: Promise<void> = Promise.resolve();
+  return () => {
+    const now = config.now();
+    if (now < nextSweep) return running;
+    nextSweep = now + intervalMs;
+    running = publishDue(config.storage, now);
+    return running;
+  };
+}
+
+/** Publishes every event, venue and organizer scheduled at or before `now`. */
+export async function publishDue(storage: Storage, now: number): Promise<void> {
+  const byId = [{ field: 'id' as const, direction: 'asc' as const }];
+  const due = <T extends PostRecord>(page: { items: readonly T[] }) =>
+    page.items.filter((p) => p.dateUtc !== null && Date.parse(`${p.dateUtc.replace(' ', 'T')}Z`) <= now);
+  const [events, venues, organizers] = await Promise.all([
+    storage.events.list({ statuses: ['future'], excludeHidden: false, sort: byId }).then(due),
+    storage.venues.list({ statuses: ['future'], sort: byId }).then(due),
+    storage.organizers.list({ statuses: ['future'], sort: byId }).then(due),
+  ]);
+  if (events.length + venues.length + organizers.length === 0) return;
+  await storage.transaction(async (tx) => {
+    await promote(tx.events, events);
+    await promote(tx.venues, venues);
+    await promote(tx.organizers, organizers);
+  });
+}
+
+interface Promotable<R> {
+  get(id: number): Promise<R | undefined>;
+  replace(record: R): Promise<void>;
+}
+
+async function promote<R extends PostRecord>(collection: Promotable<R>, posts: readonly R[]): Promise<void> {
+  for (const post of posts) {
+    // Re-read inside the transaction: a concurrent write may have changed it.
+    const current = await collection.get(post.id);
+    if (current?.status === 'future') await collection.replace({ ...current, status: 'publish' });
+  }
+}
