@@ -21,8 +21,12 @@ export interface FetchHandlerOptions {
   readonly namespace?: string;
   /** Who sent a request. @default every request is anonymous */
   readonly authenticate?: Authenticate;
-  /** The site's home URL, for permalinks and global ids. @default the request's origin plus basePath */
-  readonly siteUrl?: string;
+  /**
+   * The site's home URL, for permalinks (`url`) and `global_id`: a URL, or a function of the
+   * request.
+   * @default the request's origin
+   */
+  readonly siteUrl?: string | ((request: Request) => string);
   /** The largest request body accepted; larger ones get 413. @default 1048576 (1 MiB) */
   readonly maxBodyBytes?: number;
   /** Told about every unexpected error (the client gets a generic 500). @default console.error */
@@ -49,7 +53,8 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
 
   return async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const siteRoot = options.siteUrl?.replace(/\/+$/, '') ?? `${url.origin}${basePath}`;
+    const site = typeof options.siteUrl === 'function' ? options.siteUrl(request) : options.siteUrl;
+    const siteRoot = (site ?? url.origin).replace(/\/+$/, '');
     const apiRoot = `${url.origin}${prefix}`;
     const query = safeQuery(url);
     let method = request.method.toUpperCase();

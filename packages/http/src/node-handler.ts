@@ -17,8 +17,9 @@ export interface NodeHandlerOptions {
 /**
  * Adapts a fetch handler. The request URL is rebuilt from `originalUrl` (Express keeps the
  * mount path there), so absolute URLs in responses are right under any mount. A body another
- * middleware already parsed (`req.body`) is used as is; otherwise the body is streamed, and
- * the handler's size cap applies. A client that disconnects aborts the request.
+ * middleware already read (`req.body`, e.g. from `express.json()`) is used as is; otherwise
+ * the body is streamed, and the handler's size cap applies. A client that disconnects aborts
+ * the request.
  */
 export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
   return (req, res, next) => {
@@ -53,7 +54,9 @@ function toRequest(req: IncomingMessage & { body?: unknown; originalUrl?: string
   const method = (req.method ?? 'GET').toUpperCase();
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
   if (method !== 'GET' && method !== 'HEAD') {
-    const parsed = req.body;
+    // Only a body whose stream a parser has consumed counts as parsed: body-parser 1 sets
+    // `req.body = {}` on requests it skips, and their stream must still be read here.
+    const parsed = req.readableEnded ? req.body : undefined;
     if (parsed !== undefined && (typeof parsed === 'string' || parsed instanceof Uint8Array)) {
       init.body = typeof parsed === 'string' ? parsed : Buffer.from(parsed);
     } else if (parsed !== undefined && parsed !== null && typeof parsed === 'object') {

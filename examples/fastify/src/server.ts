@@ -1,0 +1,6 @@
+import { createApp } from './app';
+
+const port = Number(process.env.PORT ?? 8080);
+const app = await createApp();
+await app.listen({ port });
+console.log(`evcal listening: http://localhost:${port}/cal/events/v1/events`);

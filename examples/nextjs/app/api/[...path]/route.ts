@@ -1,0 +1,12 @@
+// The whole evcal API as one catch-all route: app/api/[...path] answers /api/cal/events/v1/….
+import { bearerTokens, createFetchHandler, toNextHandlers } from '@evcal/http';
+import { createDemoCalendar } from '../../../src/calendar';
+
+const calendar = await createDemoCalendar();
+const handler = createFetchHandler(calendar, {
+  basePath: '/api', // where this route lives, so links in responses point under /api
+  // Demo credentials: `Authorization: Bearer secret` acts as an administrator.
+  authenticate: bearerTokens({ secret: { id: 1, role: 'administrator' } }),
+});
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = toNextHandlers(handler);

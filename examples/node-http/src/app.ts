@@ -1,0 +1,13 @@
+// evcal on a plain node:http server: the API answers at /cal/events/v1.
+import { createServer, type Server } from 'node:http';
+import { bearerTokens, createFetchHandler, toNodeHandler } from '@evcal/http';
+import { createDemoCalendar } from './calendar';
+
+export async function createApp(): Promise<Server> {
+  const calendar = await createDemoCalendar();
+  const handler = createFetchHandler(calendar, {
+    // Demo credentials: `Authorization: Bearer secret` acts as an administrator.
+    authenticate: bearerTokens({ secret: { id: 1, role: 'administrator' } }),
+  });
+  return createServer(toNodeHandler(handler));
+}
