@@ -3,6 +3,7 @@
 export const projects = [
   'packages/core',
   'packages/memory',
+  'packages/file-json',
   'packages/http',
   'packages/cli',
   'examples/*',

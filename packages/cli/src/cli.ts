@@ -14,7 +14,7 @@ Usage:
 Options of serve:
   --host <host>              interface to listen on (default 127.0.0.1)
   --port <port>              port; 0 picks a free one (default 8080)
-  --storage <url>            memory (default); json:<file>, sqlite:<file> and postgres://… come later
+  --storage <url>            memory (default), json:<file>; sqlite:<file> and postgres://… come later
   --timezone <zone>          the site time zone, an IANA name (default UTC)
   --user <id>:<role>:<token> a user; requests with "Authorization: Bearer <token>" act as them.
                              Repeatable. Roles: administrator, editor, author, contributor, subscriber

@@ -133,6 +133,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         bump: async (kind, id) => write(() => {
           seq[kind] = Math.max(seq[kind], id);
         }),
+        peek: async (kind) => seq[kind],
       },
       // A transaction inside a transaction joins it.
       transaction: async (fn) => (autoCommit ? root.transaction(fn) : fn(self)),

@@ -98,7 +98,9 @@ export function recordsGroup(ctx: SuiteContext): void {
 
     it('hands out increasing ids per sequence, and never one below a bumped id', async () => {
       const s = await ctx.fresh();
+      expect(await s.sequences.peek('post')).toBe(0);
       const a = await s.sequences.next('post');
+      expect(await s.sequences.peek('post')).toBe(a);
       const b = await s.sequences.next('post');
       expect(b).toBeGreaterThan(a);
       const t = await s.sequences.next('term');
@@ -107,6 +109,7 @@ export function recordsGroup(ctx: SuiteContext): void {
       expect(await s.sequences.next('post')).toBeGreaterThan(500);
       await s.sequences.bump('post', 10);
       expect(await s.sequences.next('post')).toBeGreaterThan(501);
+      expect(await s.sequences.peek('post')).toBeGreaterThan(501);
       expect(await s.sequences.next('term')).toBeLessThan(500);
     });
 

@@ -8,8 +8,9 @@ import { CalendarError, isCalendarError } from '../errors';
 import { arg, parseArgs, type ArgSpecs } from '../input/args';
 import { anyString, nonEmptyString, positiveInt, wpBoolean } from '../input/wire-schemas';
 import {
-  POST_STATUSES, type EventRecord, type OrganizerRecord, type PostRecord, type Taxonomy, type TermRecord, type VenueRecord,
+  POST_STATUSES, type EventRecord, type ImageRecord, type OrganizerRecord, type PostRecord, type Taxonomy, type VenueRecord,
 } from '../model/records';
+import { decodeDataset, encodeDataset, type EncodedDataset } from './codec';
 import { sanitizeSlug } from '../domain/slug';
 import { ZERO_DATE } from '../represent/post-dates';
 import type { Storage } from '../storage/storage';
@@ -46,6 +47,8 @@ export interface ImportOptions {
 }
 
 const SECTIONS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
+/** Sequences and format of a dataset evcal wrote (see codec.ts). */
+const METADATA = 'evcal';
 
 // Imports are trusted: every capability, so statuses and images are kept as given.
 const IMPORTER_CAPS = [...new Set(Object.values(DEFAULT_ROLES).flat())] as Capability[];
@@ -69,9 +72,11 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
   if (dataset === null || typeof dataset !== 'object' || Array.isArray(dataset)) throw datasetError('$', 'a dataset is a JSON object');
   const data = dataset as Record<string, unknown>;
   for (const key of Object.keys(data)) {
+    if (key === METADATA) continue;
     if (!(SECTIONS as readonly string[]).includes(key)) throw datasetError(key, `unknown section (expected ${SECTIONS.join(', ')})`);
     if (!Array.isArray(data[key])) throw datasetError(key, 'must be a list');
   }
+  const sequences = decodeDataset({ [METADATA]: data[METADATA] }).sequences;
   const sections = Object.fromEntries(SECTIONS.map((k) => [k, (data[k] as Record<string, unknown>[] | undefined) ?? []])) as Required<Dataset>;
   const total = SECTIONS.reduce((n, k) => n + sections[k].length, 0);
   let done = 0;
@@ -97,6 +102,8 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
       await importEvent(c, raw, `events[${i}]`);
       tick();
     }
+    await tx.sequences.bump('post', sequences.post);
+    await tx.sequences.bump('term', sequences.term);
   });
   return {
     categories: sections.categories.length, tags: sections.tags.length, venues: sections.venues.length,
@@ -104,24 +111,27 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
   };
 }
 
-/** The whole calendar as a dataset, records ordered by id. */
-export async function exportDataset(storage: Storage): Promise<Required<Dataset>> {
+/** The whole calendar as a dataset (every field, ids and sequences kept), records ordered by id. */
+export async function exportDataset(storage: Storage): Promise<EncodedDataset> {
   const all = { sort: [{ field: 'id' as const, direction: 'asc' as const }] };
   const terms = (t: Taxonomy) => (t === 'category' ? storage.categories : storage.tags).list({ ...all, hideEmpty: false, countStatuses: [] });
-  const [categories, tags, venues, organizers, events] = await Promise.all([
+  const [categories, tags, venues, organizers, events, post, term] = await Promise.all([
     terms('category'),
     terms('tag'),
     storage.venues.list({ ...all, statuses: POST_STATUSES }),
     storage.organizers.list({ ...all, statuses: POST_STATUSES }),
     storage.events.list({ ...all, statuses: POST_STATUSES, excludeHidden: false }),
+    storage.sequences.peek('post'),
+    storage.sequences.peek('term'),
   ]);
-  return {
-    categories: categories.items.map(({ term }) => ({ id: term.id, name: term.name, slug: term.slug, parent: term.parent, description: term.description })),
-    tags: tags.items.map(({ term }) => ({ id: term.id, name: term.name, slug: term.slug, description: term.description })),
-    venues: venues.items.map(exportVenue),
-    organizers: organizers.items.map(exportOrganizer),
-    events: events.items.map(exportEvent),
-  };
+  return encodeDataset({
+    categories: categories.items.map((t) => t.term),
+    tags: tags.items.map((t) => t.term),
+    venues: venues.items,
+    organizers: organizers.items,
+    events: events.items,
+    sequences: { post, term },
+  });
 }
 
 // ---- import ----
@@ -145,15 +155,17 @@ async function importTerm(call: Call, taxonomy: Taxonomy, raw: Record<string, un
   await terms.insert({ id, name, slug, description: String(values.description ?? ''), parent });
 }
 
-async function importLinkedPost(call: Call, kind: 'venue' | 'organizer', raw: Record<string, unknown>, path: string): Promise<void> {
+async function importLinkedPost(call: Call, kind: 'venue' | 'organizer', input: Record<string, unknown>, path: string): Promise<void> {
+  const { raw, image } = splitImage(input);
   const values = await parseRecord({ ...linkedPostWriteArgs(kind, 'create'), ...recordExtras }, raw, call, path);
   const id = await claimId(call, 'post', values.id as number | undefined, path);
   const built = await newLinkedPost(withAuthor(call, values), kind, id, values);
-  const record = finishPost(built, values, raw);
+  const record = { ...finishPost(built, values, raw), ...(image ? { image } : {}) };
   await (kind === 'venue' ? call.storage.venues.insert(record as VenueRecord) : call.storage.organizers.insert(record as OrganizerRecord));
 }
 
-async function importEvent(call: Call, raw: Record<string, unknown>, path: string): Promise<void> {
+async function importEvent(call: Call, input: Record<string, unknown>, path: string): Promise<void> {
+  const { raw, image } = splitImage(input);
   const specs = {
     ...eventWriteArgs('create'),
     ...recordExtras,
@@ -178,9 +190,23 @@ async function importEvent(call: Call, raw: Record<string, unknown>, path: strin
   const record = finishPost(built, values, raw) as EventRecord;
   await call.storage.events.insert({
     ...record,
+    ...(image ? { image } : {}),
     parentId,
     ...(values.ticketed !== undefined ? { ticketed: values.ticketed as boolean } : {}),
   });
+}
+
+/**
+ * An image given as an object (as `exportDataset` writes it: what an image provider resolved)
+ * is kept as is; ids and URLs go through validation like the create routes.
+ */
+function splitImage(input: Record<string, unknown>): { raw: Record<string, unknown>; image?: ImageRecord } {
+  const image = input?.image;
+  if (image === null || typeof image !== 'object' || Array.isArray(image) || typeof (image as { url?: unknown }).url !== 'string') {
+    return { raw: input };
+  }
+  const { image: _, ...raw } = input;
+  return { raw, image: image as ImageRecord };
 }
 
 /** Validates a record like the create route would, reporting failures as dataset errors. */
@@ -251,50 +277,3 @@ function describe(e: CalendarError): string {
 function datasetError(path: string, message: string): CalendarError {
   return new CalendarError('invalid_dataset', `Invalid dataset at ${path}: ${message}`, { details: { path, message } });
 }
-
-// ---- export ----
-
-function postFields(p: PostRecord) {
-  return {
-    id: p.id,
-    status: p.status,
-    ...(p.authorId > 0 ? { author: p.authorId } : {}),
-    slug: p.slug || undefined,
-    date: p.date,
-    date_utc: p.dateUtc,
-    modified: p.modified,
-    modified_utc: p.modifiedUtc,
-    description: p.description,
-    ...(p.password ? { password: p.password } : {}),
-    ...(p.image ? { image: p.image.id ?? p.image.url } : {}),
-  };
-}
-
-function exportVenue(v: VenueRecord): Record<string, unknown> {
-  return {
-    venue: v.title, ...postFields(v), address: v.address, city: v.city, country: v.country, province: v.province,
-    state: v.state, zip: v.zip, phone: v.phone, stateprovince: v.stateprovince, website: v.website,
-    show_map: v.showMap, show_map_link: v.showMapLink,
-    ...(v.geoLat !== null && v.geoLng !== null ? { geo_lat: v.geoLat, geo_lng: v.geoLng } : {}),
-  };
-}
-
-function exportOrganizer(o: OrganizerRecord): Record<string, unknown> {
-  return { organizer: o.title, ...postFields(o), phone: o.phone, website: o.website, email: o.email };
-}
-
-function exportEvent(e: EventRecord): Record<string, unknown> {
-  return {
-    title: e.title, ...postFields(e), excerpt: e.excerpt, timezone: e.timezone, all_day: e.allDay,
-    start_date: e.startLocal, end_date: e.endLocal,
-    ...(e.cost.length ? { cost: [...e.cost] } : {}),
-    ...(e.website !== null ? { website: e.website } : {}),
-    show_map: e.showMap, show_map_link: e.showMapLink, hide_from_listings: e.hideFromListings,
-    sticky: e.sticky, featured: e.featured,
-    categories: [...e.categoryIds], tags: [...e.tagIds], venue: [...e.venueIds], organizer: [...e.organizerIds],
-    post_parent: e.parentId,
-    ...(e.ticketed !== null ? { ticketed: e.ticketed } : {}),
-  };
-}
-
-export type { TermRecord };

@@ -1,5 +1,6 @@
 // createCalendar: the typed operations of the five resources, usable without HTTP.
-import { exportDataset, importDataset, type Dataset, type ImportOptions, type ImportSummary } from '../dataset/dataset';
+import type { EncodedDataset } from '../dataset/codec';
+import { exportDataset, importDataset, type ImportOptions, type ImportSummary } from '../dataset/dataset';
 import { beginCall, type CallContext } from './call';
 import { resolveConfig, type CalendarConfig, type CalendarOptions } from './config';
 import { getEvent, getEventBySlug, listEvents } from './event-read';
@@ -40,8 +41,8 @@ export interface Calendar {
   readonly tags: TermOperations;
   /** Loads a dataset (ids kept), validated like the create routes, in one transaction. */
   importDataset(dataset: unknown, options?: ImportOptions): Promise<ImportSummary>;
-  /** The whole calendar as a dataset. */
-  exportDataset(): Promise<Required<Dataset>>;
+  /** The whole calendar as a dataset: every field, ids and sequences kept. */
+  exportDataset(): Promise<EncodedDataset>;
 }
 
 /** A calendar over a storage adapter. */

@@ -23,6 +23,8 @@ export interface IdSequences {
   next(kind: 'post' | 'term'): Promise<number>;
   /** Makes sure later `next` calls return ids larger than `id` (imports keep their ids). */
   bump(kind: 'post' | 'term', id: number): Promise<void>;
+  /** The largest id handed out or bumped so far (0 at first), without taking a new one. */
+  peek(kind: 'post' | 'term'): Promise<number>;
 }
 
 interface RecordCollection<R> {

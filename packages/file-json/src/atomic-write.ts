@@ -1,0 +1,38 @@
+// Durable, atomic replacement of a file: write a temporary file beside it, fsync it, rename it
+// over the target, fsync the directory. A crash at any point leaves the old or the new file,
+// never a partial one.
+import { dirname } from 'node:path';
+import { errorCode, type FileSystemLike } from './file-system';
+
+let counter = 0;
+
+export async function atomicWrite(fs: FileSystemLike, path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}.${++counter}.tmp`;
+  try {
+    const handle = await fs.open(temp, 'w');
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, path);
+  } catch (error) {
+    await fs.unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(fs, dirname(path));
+}
+
+/** Makes the rename itself durable. Some file systems cannot open a directory: best effort there. */
+async function syncDirectory(fs: FileSystemLike, dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    if (!['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'ENOTSUP', 'EBADF'].includes(errorCode(error) ?? '')) throw error;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

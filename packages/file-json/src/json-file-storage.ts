@@ -1,0 +1,129 @@
+// The calendar as one JSON document on disk, in the dataset format (a file written here can
+// be loaded with `evcal serve --seed` or `importDataset`). Records live in memory and are
+// queried by the core engine; every committed transaction rewrites the file atomically before
+// it is acknowledged. The first write takes a lock that keeps other processes from writing;
+// they can still read, and every read re-reads the file when another process changed it.
+import { decodeDataset, encodeDataset, type Storage } from '@evcal/core';
+import { createMemoryStorage, type MemorySnapshot } from '@evcal/memory';
+import { dirname } from 'node:path';
+import { atomicWrite } from './atomic-write';
+import { acquireLock, type FileLock } from './file-lock';
+import { errorCode, nodeFileSystem, type FileStatLike, type FileSystemLike } from './file-system';
+
+export interface JsonFileStorageOptions {
+  /** The JSON file; created (with its directory) on the first write. */
+  readonly path: string;
+  /** The file operations to use. @default node:fs/promises */
+  readonly fs?: FileSystemLike;
+}
+
+const EMPTY: MemorySnapshot = { events: [], venues: [], organizers: [], categories: [], tags: [], sequences: { post: 0, term: 0 } };
+const WRITES = new Set(['insert', 'replace', 'delete', 'unlink']);
+const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
+
+/** Opens (or starts) a JSON file calendar. Fails if the file exists but is not a valid calendar. */
+export async function openJsonFileStorage(options: JsonFileStorageOptions): Promise<Storage> {
+  const fs = options.fs ?? nodeFileSystem;
+  const { path } = options;
+  let stamp: FileStatLike | undefined;
+  let lock: Promise<FileLock> | undefined;
+  let closed = false;
+
+  const memory = createMemoryStorage({
+    onCommit: async (m) => {
+      await atomicWrite(fs, path, JSON.stringify(encodeDataset(m.snapshot())));
+      stamp = await fs.stat(path);
+    },
+  });
+
+  /** Loads the file when it is not what this process last read or wrote. */
+  const refresh = async (force = false) => {
+    const current = await statOrUndefined(fs, path);
+    if (!force && sameFile(current, stamp)) return;
+    if (!current) {
+      memory.load(EMPTY);
+    } else {
+      const text = await fs.readFile(path, 'utf8');
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch (e) {
+        throw new Error(`evcal/file-json: ${path} is not JSON: ${(e as Error).message}`);
+      }
+      memory.load(decodeDataset(data));
+    }
+    stamp = current;
+  };
+
+  const transaction: Storage['transaction'] = async (fn) => {
+    if (closed) throw new Error('evcal/file-json: storage is closed');
+    // One acquisition shared by concurrent transactions; a refused one may be retried later.
+    lock ??= fs.mkdir(dirname(path), { recursive: true }).then(() => acquireLock(fs, path));
+    await lock.catch((error: unknown) => {
+      lock = undefined;
+      throw error;
+    });
+    await refresh();
+    try {
+      return await memory.transaction(fn);
+    } catch (error) {
+      // A failed write leaves the file as it was; so must memory be.
+      await refresh(true);
+      throw error;
+    }
+  };
+
+  const wrap = <K extends (typeof COLLECTIONS)[number]>(name: K): Storage[K] => {
+    const inner = memory[name] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const wrapped: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+    for (const [method, fn] of Object.entries(inner)) {
+      wrapped[method] = WRITES.has(method)
+        ? (...args) => transaction((tx) => (tx[name] as unknown as typeof inner)[method]!(...args))
+        : async (...args) => {
+          await refresh();
+          return fn(...args);
+        };
+    }
+    return wrapped as unknown as Storage[K];
+  };
+
+  await refresh();
+  return {
+    capabilities: { transactions: true, durable: true },
+    events: wrap('events'),
+    venues: wrap('venues'),
+    organizers: wrap('organizers'),
+    categories: wrap('categories'),
+    tags: wrap('tags'),
+    sequences: {
+      next: (kind) => transaction((tx) => tx.sequences.next(kind)),
+      bump: (kind, id) => transaction((tx) => tx.sequences.bump(kind, id)),
+      peek: async (kind) => {
+        await refresh();
+        return memory.sequences.peek(kind);
+      },
+    },
+    transaction,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await memory.close();
+      await (await lock?.catch(() => undefined))?.release();
+    },
+  };
+}
+
+async function statOrUndefined(fs: FileSystemLike, path: string): Promise<FileStatLike | undefined> {
+  try {
+    return await fs.stat(path);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Every write replaces the file (a new inode), so inode, size and time tell a change. */
+function sameFile(a: FileStatLike | undefined, b: FileStatLike | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
