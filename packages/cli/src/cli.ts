@@ -122,12 +122,8 @@ async function runServe(values: ReturnType<typeof parseServeArgs>): Promise<numb
     process.stderr.write(`evcal serve: ${message}\n`);
     return 1;
   }
-  process.stdout.write(`evcal listening on ${server.origin}\nAPI root: ${server.apiRoot}\n`);
-  if (demoToken) {
-    process.stdout.write(`Demo calendar loaded. Administrator token: ${demoToken}\n`
-      + `  curl -H "Authorization: Bearer ${demoToken}" ${server.apiRoot}/events\n`);
-  }
-  return new Promise<number>((resolve) => {
+  // Handlers first: the line below tells supervisors the server is ready, and they may stop it at once.
+  const stopped = new Promise<number>((resolve) => {
     const stop = () => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
@@ -136,6 +132,12 @@ async function runServe(values: ReturnType<typeof parseServeArgs>): Promise<numb
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+  process.stdout.write(`evcal listening on ${server.origin}\nAPI root: ${server.apiRoot}\n`);
+  if (demoToken) {
+    process.stdout.write(`Demo calendar loaded. Administrator token: ${demoToken}\n`
+      + `  curl -H "Authorization: Bearer ${demoToken}" ${server.apiRoot}/events\n`);
+  }
+  return stopped;
 }
 
 main(process.argv.slice(2)).then(

@@ -93,6 +93,8 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
         const body = wireError(error);
         return send(body.data.status, body);
       }
+      // The client went away (e.g. mid-upload): nothing went wrong here, and nobody will read this.
+      if (request.signal.aborted) return new Response(null, { status: 499 });
       onError(error, request);
       return send(500, internalError());
     }

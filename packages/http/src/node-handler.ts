@@ -1,6 +1,5 @@
 // toNodeHandler: the fetch handler as a node:http / Express / Connect request listener.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { FetchHandler } from './fetch-handler';
 
 /** What node:http, Express and Connect pass a request handler. */
@@ -27,8 +26,12 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    handler(toRequest(req, abort.signal, options))
+    const { request, body } = toRequest(req, abort.signal, options);
+    handler(request)
       .then((response) => writeResponse(response, res))
+      .then(() => {
+        if (body && !req.readableEnded) body.drain();
+      })
       .catch((error: unknown) => {
         if (abort.signal.aborted) return;
         if (next) next(error);
@@ -40,7 +43,9 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
   };
 }
 
-function toRequest(req: IncomingMessage & { body?: unknown; originalUrl?: string }, signal: AbortSignal, options: NodeHandlerOptions): Request {
+function toRequest(
+  req: IncomingMessage & { body?: unknown; originalUrl?: string }, signal: AbortSignal, options: NodeHandlerOptions,
+): { request: Request; body?: NodeBody } {
   const forwarded = (name: string) => (options.trustProxy ? firstValue(req.headers[name]) : undefined);
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
   const protocol = forwarded('x-forwarded-proto') ?? (encrypted ? 'https' : 'http');
@@ -53,6 +58,7 @@ function toRequest(req: IncomingMessage & { body?: unknown; originalUrl?: string
   }
   const method = (req.method ?? 'GET').toUpperCase();
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  let body: NodeBody | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
     // Only a body whose stream a parser has consumed counts as parsed: body-parser 1 sets
     // `req.body = {}` on requests it skips, and their stream must still be read here.
@@ -65,11 +71,62 @@ function toRequest(req: IncomingMessage & { body?: unknown; originalUrl?: string
       headers.delete('content-length');
       init.body = JSON.stringify(parsed);
     } else {
-      init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
+      body = nodeBody(req);
+      init.body = body.stream;
       init.duplex = 'half';
     }
   }
-  return new Request(url, init);
+  return { request: new Request(url, init), ...(body ? { body } : {}) };
+}
+
+/** Bytes of a refused body still read and discarded so the connection stays usable; beyond, it is cut. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
+interface NodeBody {
+  readonly stream: ReadableStream<Uint8Array>;
+  /** Stops delivering the body and discards the rest (idempotent). */
+  drain(): void;
+}
+
+/**
+ * The request body as a web stream, read on demand. When the handler does not read it to the
+ * end (a body over its size cap, refused by its declared length or while streaming) the rest
+ * is drained instead of destroying the socket, so the client gets the 413 and can reuse the
+ * connection; a body longer than DRAIN_LIMIT is cut.
+ */
+function nodeBody(req: IncomingMessage): NodeBody {
+  let draining = false;
+  const drain = () => {
+    if (draining) return;
+    draining = true;
+    req.removeAllListeners('data');
+    let drained = 0;
+    req.on('data', (chunk: Buffer) => {
+      drained += chunk.byteLength;
+      if (drained > DRAIN_LIMIT) req.destroy();
+    });
+    req.resume();
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once('end', () => {
+        if (!draining) controller.close();
+      });
+      req.once('error', (error) => {
+        if (!draining) controller.error(error);
+      });
+      req.pause();
+    },
+    pull() {
+      req.resume();
+    },
+    cancel: drain,
+  });
+  return { stream, drain };
 }
 
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {

@@ -21,28 +21,35 @@ export function parsePhpParams(pairs: Iterable<readonly [string, string]>, limit
   for (const [rawKey, value] of pairs) {
     if (++count > maxVars) break;
     const path = splitKey(rawKey);
-    if (!path || path.length - 1 > maxDepth) continue;
+    if (!path) continue;
+    // Too deep: PHP drops the whole top-level variable, not just this pair.
+    if (path.length - 1 > maxDepth) {
+      delete root[path[0]!];
+      continue;
+    }
     assign(root, path, value);
   }
   return normalise(root) as Record<string, PhpValue>;
 }
 
-/** `a[b][]` -> ['a', 'b', '']; a key without a well-formed bracket part is taken whole. */
+/**
+ * A variable name as PHP's `php_register_variable_ex` reads it: leading blanks skipped; in
+ * the base name `.` and ` ` become `_`; `a[b][]` -> ['a', 'b', '']; an unclosed first bracket
+ * becomes `_` with the rest kept literally (`a[b` -> `a_b`); anything after a later unclosed
+ * bracket, or after the last closing one, is ignored; an empty base name drops the variable.
+ */
 function splitKey(key: string): string[] | undefined {
-  const open = key.indexOf('[');
-  if (open <= 0) return key === '' ? undefined : [key];
-  const base = key.slice(0, open);
+  const name = key.replace(/^ +/, '');
+  const open = name.indexOf('[');
+  const base = (open < 0 ? name : name.slice(0, open)).replace(/[ .]/g, '_');
+  if (base === '') return undefined;
+  if (open < 0) return [base];
   const segments: string[] = [base];
-  const rest = key.slice(open);
   const re = /\[([^\]]*)\]/gy;
+  re.lastIndex = open;
   let m: RegExpExecArray | null;
-  let end = 0;
-  while ((m = re.exec(rest)) !== null) {
-    segments.push(m[1]!);
-    end = re.lastIndex;
-  }
-  // PHP ignores anything after the last closing bracket; an unclosed first bracket makes the key literal.
-  return end === 0 ? [key] : segments;
+  while ((m = re.exec(name)) !== null) segments.push(m[1]!);
+  return segments.length > 1 ? segments : [`${base}_${name.slice(open + 1)}`];
 }
 
 const APPEND = Symbol('append-index');

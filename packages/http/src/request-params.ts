@@ -35,20 +35,23 @@ export async function bodyParams(request: Request, maxBytes: number, limits?: Ph
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  const bytes = await readBytes(request, maxBytes);
   if (type.startsWith('multipart/form-data')) {
-    const form = await request.formData();
+    // Parsed from the bytes already read, so the size cap holds for multipart bodies too.
+    const form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData();
     const pairs: [string, string][] = [];
     for (const [k, v] of form) if (typeof v === 'string') pairs.push([k, v]);
     return parsePhpParams(pairs, limits);
   }
-  const text = await readText(request, maxBytes);
+  const text = new TextDecoder('utf-8').decode(bytes);
   if (type.includes('json')) {
     if (text.trim() === '') return {};
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
-    } catch (e) {
-      throw new CalendarError('invalid_json', 'Invalid JSON body passed.', { details: { jsonErrorMessage: (e as Error).message } });
+    } catch {
+      // PHP's json_last_error(): 4 is JSON_ERROR_SYNTAX.
+      throw new CalendarError('invalid_json', 'Invalid JSON body passed.', { details: { jsonErrorCode: 4, jsonErrorMessage: 'Syntax error' } });
     }
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   }
@@ -58,8 +61,8 @@ export async function bodyParams(request: Request, maxBytes: number, limits?: Ph
   return {};
 }
 
-/** The body as UTF-8 text, refusing more than `maxBytes` (malformed bytes become U+FFFD). */
-async function readText(request: Request, maxBytes: number): Promise<string> {
+/** The body's bytes, refusing more than `maxBytes`. */
+async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   const reader = request.body!.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -73,7 +76,7 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return new TextDecoder('utf-8').decode(concat(chunks, size));
+  return concat(chunks, size);
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

@@ -55,7 +55,10 @@ export function wireError(error: CalendarError): WireErrorBody {
     data.details = details && Object.keys(details).length > 0 ? details : [];
   }
   if (error.code === 'term_exists') data.term_id = error.details.termId;
-  if (error.code === 'invalid_json') data.json_error_message = error.details.jsonErrorMessage;
+  if (error.code === 'invalid_json') {
+    data.json_error_code = error.details.jsonErrorCode;
+    data.json_error_message = error.details.jsonErrorMessage;
+  }
   return { code: wire.code, message: error.message, data };
 }
 

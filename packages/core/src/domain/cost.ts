@@ -48,7 +48,6 @@ export function costValues(cost: readonly string[]): string[] {
   for (const s of cost) {
     const found = [...s.matchAll(NUMBER)].map((m) => normaliseNumber(m[0]));
     if (found.length > 0) numbers.push(...found);
-    else if (/^free$/i.test(s.trim())) numbers.push('0');
     else {
       const slug = sanitizeSlug(s);
       if (slug) words.push(slug);

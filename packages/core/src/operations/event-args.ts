@@ -60,6 +60,7 @@ export const eventListArgs = {
   ends_after: arg({ schema: timeValue, description: 'Events ending after this date' }),
   strict_dates: arg({ schema: strictDates, default: 'false', description: 'Apply date bounds at the given times instead of whole days' }),
   password: passwordArg,
+  context: contextArg,
 } satisfies ArgSpecs;
 
 /**

@@ -40,7 +40,7 @@ export async function listEvents(call: Call, input: Input): Promise<ListResult> 
     ['venue', values.venue?.join(',')], ['organizer', values.organizer?.join(',')],
     ['featured', values.featured === undefined ? undefined : values.featured ? 1 : 0],
   ], page, page < pages, page > 1 && page - 1 <= pages);
-  const events = await renderEvents(call, result.items, { password: values.password });
+  const events = await renderEvents(call, result.items, { password: values.password, context: values.context });
   return {
     body: {
       events,

@@ -40,8 +40,7 @@ export async function createEvent(call: Call, input: Input): Promise<Record<stri
 
 /** POST/PUT (`replace`) or PATCH (`patch`) on `/events/{id}` or `/events/by-slug/{slug}`. */
 export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'patch', by: 'id' | 'slug'): Promise<Record<string, unknown>> {
-  const key: ArgSpecs = by === 'id' ? { id: eventPathIdArg, password: passwordArg } : { slug: eventSlugArg };
-  const { values } = await parseArgs({ ...key, ...eventWriteArgs(mode) }, input, call.args);
+  const { values } = await parseArgs(eventUpdateArgs(mode, by), input, call.args);
   const event = await authorizeOnEvent(call, values, 'edit', by);
   const record = await call.storage.transaction(async (tx) => {
     const updated = await applyEventWrite(withStorage(call, tx), event, values, mode);
@@ -49,6 +48,15 @@ export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'p
     return updated;
   });
   return renderEvent(call, record);
+}
+
+/**
+ * The arguments of an update route. On by-slug routes `slug` names the event (the path
+ * parameter, validated to exist), so the event's own `slug` field is not settable there.
+ */
+export function eventUpdateArgs(mode: 'replace' | 'patch', by: 'id' | 'slug'): ArgSpecs {
+  const { slug, ...fields } = eventWriteArgs(mode);
+  return by === 'id' ? { id: eventPathIdArg, password: passwordArg, slug, ...fields } : { slug: eventSlugArg, ...fields };
 }
 
 /** DELETE: moves the event to the trash; 410 when it already is there. */

@@ -75,6 +75,7 @@ export function linkedPostListArgs(kind: LinkedPostKind) {
     only_with_upcoming: arg({ schema: truthy, default: false, description: `Only the ${kind}s with upcoming events` }),
     status: statusFilterArg(kind),
     password: passwordArg,
+    context: contextArg,
   };
 }
 

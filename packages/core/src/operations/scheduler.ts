@@ -15,7 +15,12 @@ export function createScheduler(config: CalendarConfig, intervalMs = 30_000): Pu
     const now = config.now();
     if (now < nextSweep) return running;
     nextSweep = now + intervalMs;
-    running = publishDue(config.storage, now);
+    running = publishDue(config.storage, now).catch((error: unknown) => {
+      // Sweep again on the next operation rather than failing every one until the interval ends.
+      nextSweep = Number.NEGATIVE_INFINITY;
+      running = Promise.resolve();
+      throw error;
+    });
     return running;
   };
 }

@@ -8,7 +8,7 @@
 import type { WallClock } from './wall-clock';
 import { daysInMonth, wallFromEpochUtc, wallToEpochUtc } from './wall-clock';
 import type { Zone } from './zone';
-import { instantToWall, resolveZone, wallToInstant } from './zone';
+import { fixedOffsetZone, instantToWall, resolveZone, wallToInstant } from './zone';
 
 /** How a parsed text fixed its zone. */
 export type TimeFrame =
@@ -83,7 +83,7 @@ function newState(): State {
   };
 }
 
-const UTC: Zone = fixedZone('UTC', 0);
+const UTC: Zone = fixedOffsetZone('UTC', 0);
 
 /** A timestamp is timelib's "@N": 1970-01-01 00:00:00 UTC plus N seconds as a relative part. */
 function timestampState(seconds: number): State {
@@ -235,9 +235,9 @@ const RULES: readonly Rule[] = [
   }),
   rule('(?:gmt|utc)?([+-])(\\d{1,2})(?::?([0-5]\\d))?(?!\\d)', (s, m) => {
     const minutes = num(m, 2) * 60 + (opt(m, 3) ?? 0);
-    return minutes <= 14 * 60 && setZone(s, fixedZone(m[0], m[1] === '-' ? -minutes : minutes));
+    return minutes <= 14 * 60 && setZone(s, fixedOffsetZone(m[0], m[1] === '-' ? -minutes : minutes));
   }),
-  rule(`(${alt(ABBREVIATIONS)})${END}`, (s, m) => setZone(s, fixedZone(word(m, 1).toUpperCase(), ABBREVIATIONS[word(m, 1)] ?? 0))),
+  rule(`(${alt(ABBREVIATIONS)})${END}`, (s, m) => setZone(s, fixedOffsetZone(word(m, 1).toUpperCase(), ABBREVIATIONS[word(m, 1)] ?? 0))),
   rule('[a-z][a-z_]*(?:/[a-z0-9_+-]+)+', (s, m) => {
     const zone = resolveZone(m[0]);
     return zone !== undefined && setZone(s, zone);
@@ -421,10 +421,6 @@ function dayOfWeek(f: Fields): number {
 }
 
 // ---- helpers ----
-
-function fixedZone(name: string, minutes: number): Zone {
-  return { name, offsetAt: () => minutes };
-}
 
 const num = (m: RegExpExecArray, i: number): number => Number(m[i]);
 const opt = (m: RegExpExecArray, i: number): number | undefined => (m[i] === undefined ? undefined : Number(m[i]));

@@ -14,6 +14,8 @@ export interface Zone {
   readonly name: string;
   /** Offset from UTC in minutes at the given instant (east positive). */
   offsetAt(epochMs: number): number;
+  /** A fixed offset (`UTC+2`, `+02:00`, `UTCfoo`) rather than a zone with rules. */
+  readonly fixed: boolean;
 }
 
 const HOUR = 3_600_000;
@@ -65,8 +67,8 @@ export function instantToWall(epochMs: number, zone: Zone): WallClock {
  * zone has no common abbreviation.
  */
 export function zoneAbbreviation(zone: Zone, epochMs: number): string {
-  if (/^UTC[+-]/i.test(zone.name) || /^[+-]\d/.test(zone.name)) return zone.name;
   if (isUtcName(zone.name)) return 'UTC';
+  if (zone.fixed) return zone.name;
   for (const locale of ABBREVIATION_LOCALES) {
     const name = shortName(zone.name, locale, epochMs);
     if (name && !/^(GMT|UTC)([+-−]|$)/.test(name)) return name;
@@ -107,8 +109,9 @@ function isUtcName(name: string): boolean {
   return /^(UTC|GMT|Etc\/UTC|Etc\/GMT|Z|Zulu|UCT|Universal|Etc\/Universal|Etc\/Zulu|Etc\/UCT)$/i.test(name);
 }
 
-function fixed(name: string, minutes: number): Zone {
-  return { name, offsetAt: () => minutes };
+/** A zone with a constant offset from UTC, in minutes east. */
+export function fixedOffsetZone(name: string, minutes: number): Zone {
+  return { name, fixed: true, offsetAt: () => minutes };
 }
 
 function build(name: string): Zone | undefined {
@@ -119,18 +122,18 @@ function build(name: string): Zone | undefined {
     const [, sign, h, frac, mm] = utcOffset;
     const minutes = Number(h) * 60 + (frac ? Math.round(Number(`0.${frac}`) * 60) : Number(mm ?? 0));
     if (minutes > 14 * 60) return undefined;
-    return fixed(name, sign === '-' ? -minutes : minutes);
+    return fixedOffsetZone(name, sign === '-' ? -minutes : minutes);
   }
-  if (/^UTC./i.test(name) && !isUtcName(name)) return fixed(name, 0);
+  if (/^UTC./i.test(name) && !isUtcName(name)) return fixedOffsetZone(name, 0);
   // Numeric offsets: +02:00, +0200, +02, -5.
   const offset = /^([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(name);
   if (offset) {
     const [, sign, h, mm] = offset;
     const minutes = Number(h) * 60 + Number(mm ?? 0);
     if (minutes > 14 * 60) return undefined;
-    return fixed(name, sign === '-' ? -minutes : minutes);
+    return fixedOffsetZone(name, sign === '-' ? -minutes : minutes);
   }
-  if (isUtcName(name)) return fixed(name, 0);
+  if (isUtcName(name)) return fixedOffsetZone(name, 0);
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return undefined;
   try {
     // Throws RangeError for names ICU does not know.
@@ -138,7 +141,7 @@ function build(name: string): Zone | undefined {
   } catch {
     return undefined;
   }
-  return { name, offsetAt: (epochMs) => ianaOffset(name, epochMs) };
+  return { name, fixed: false, offsetAt: (epochMs) => ianaOffset(name, epochMs) };
 }
 
 // Offsets only change at transitions, which tzdata places on quarter-hour boundaries since

@@ -1,0 +1,552 @@
+// Resource representations (behaviour.md §1): key order of events, venues, organizers and
+// terms; value types; the venue/organizer/image shapes; global ids; json_ld only on single
+// reads (§1.7); redaction of password-protected content (§1.8).
+import { describe, expect, it } from 'vitest';
+import type { Calendar } from '@evcal/core';
+import {
+  BARE_IMAGE, POSTER, admin, anon, as, contributor, ctxOf, eventInput, ids, makeCalendar, refusal, type Json, type Role,
+} from './helpers';
+
+const SITE = 'https://example.com';
+const API = `${SITE}/cal/events/v1`;
+
+const EVENT_KEYS = [
+  'id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url',
+  'rest_url', 'title', 'description', 'excerpt', 'slug', 'image', 'all_day', 'start_date', 'start_date_details',
+  'end_date', 'end_date_details', 'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details',
+  'timezone', 'timezone_abbr', 'cost', 'cost_details', 'website', 'show_map', 'show_map_link', 'hide_from_listings',
+  'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer', 'custom_fields',
+];
+
+/** A calendar at https://example.com with a venue, two organizers, a category and a tag. */
+async function setup() {
+  const calendar = makeCalendar({ siteUrl: SITE });
+  const venue = await calendar.venues.create({
+    venue: 'Blue Room', description: 'Basement club.', address: '1 Main St', city: 'Springfield', country: 'United States',
+    province: 'Prov', state: 'IL', zip: '62701', phone: '+1 555 0100', website: 'https://blueroom.example',
+    image: POSTER.id, geo_lat: 39.8, geo_lng: -89.65,
+  }, as(admin));
+  const venue2 = await calendar.venues.create({ venue: 'Red Room' }, as(admin));
+  const jane = await calendar.organizers.create({
+    organizer: 'Jane Doe', description: 'DJ.', phone: '+1 555 0199', website: 'https://jane.example', email: 'jane@example.com', image: POSTER.id,
+  }, as(admin));
+  const john = await calendar.organizers.create({ organizer: 'John Roe' }, as(admin));
+  const music = await calendar.categories.create({ name: 'Live Music' }, as(admin));
+  const outdoor = await calendar.tags.create({ name: 'Outdoor' }, as(admin));
+  return { calendar, venue, venue2, jane, john, music, outdoor };
+}
+
+describe('event object (§1.2)', () => {
+  // §1.2 key order in every response that carries an event; json_ld last, only on single reads (§1.7).
+  it.each<[string, (c: Calendar, id: number) => Promise<Json>, boolean]>([
+    ['create', async (c) => c.events.create(eventInput({ title: 'Second' }), as(admin)), false],
+    ['update', (c, id) => c.events.update({ id, title: 'x' }, as(admin)), false],
+    ['patch', (c, id) => c.events.patch({ id, title: 'x' }, as(admin)), false],
+    ['delete', (c, id) => c.events.delete({ id }, as(admin)), false],
+    ['list item', async (c) => ((await c.events.list({}, anon)).body.events as Json[])[0]!, false],
+    ['single GET', (c, id) => c.events.get({ id }, anon), true],
+    ['single GET by slug', (c) => c.events.getBySlug({ slug: 'jazz-night' }, as(admin)), true],
+  ])('%s: keys in the reference order', async (_name, read, jsonLd) => {
+    const { calendar, venue, jane, music, outdoor } = await setup();
+    const event = await calendar.events.create(eventInput({
+      venue: venue.id, organizer: jane.id, categories: [music.id], tags: [outdoor.id], cost: '$15', image: POSTER.id,
+    }), as(admin));
+    const body = await read(calendar, event.id as number);
+    expect(Object.keys(body)).toEqual(jsonLd ? [...EVENT_KEYS, 'json_ld'] : EVENT_KEYS);
+  });
+
+  // §1.2: *_details are zero-padded strings cut from the date strings.
+  it.each([
+    ['start_date_details', { year: '2026', month: '03', day: '05', hour: '08', minutes: '07', seconds: '09' }],
+    ['end_date_details', { year: '2026', month: '03', day: '05', hour: '09', minutes: '00', seconds: '00' }],
+    ['utc_start_date_details', { year: '2026', month: '03', day: '05', hour: '13', minutes: '07', seconds: '09' }],
+    ['utc_end_date_details', { year: '2026', month: '03', day: '05', hour: '14', minutes: '00', seconds: '00' }],
+  ])('%s', async (field, expected) => {
+    const { calendar } = await setup();
+    const event = await calendar.events.create(eventInput({ start_date: '2026-03-05 08:07:09', end_date: '2026-03-05 09:00:00' }), as(admin));
+    expect(event[field]).toStrictEqual(expected);
+    expect(Object.keys(event[field] as Json)).toEqual(['year', 'month', 'day', 'hour', 'minutes', 'seconds']);
+  });
+
+  // §1.1: ids are integers, author a string ("0" when there is none).
+  it.each<[string, string, () => Promise<Json>]>([
+    ['created by the administrator', '1', async () => (await setup()).calendar.events.create(eventInput(), as(admin))],
+    ['created by a contributor', '4', async () => (await setup()).calendar.events.create(eventInput(), as(contributor))],
+    ['imported with author 3', '3', async () => imported({ author: 3 })],
+    ['imported without an author', '0', async () => imported({})],
+  ])('author of an event %s is "%s"', async (_name, expected, make) => {
+    const event = await make();
+    expect(event.author).toBe(expected);
+    expect(typeof event.id).toBe('number');
+  });
+
+  async function imported(extra: Json): Promise<Json> {
+    const calendar = makeCalendar();
+    await calendar.importDataset({ events: [{ id: 300, ...eventInput(), status: 'publish', ...extra }] });
+    return calendar.events.get({ id: 300 }, anon);
+  }
+
+  // §1.1: publish timestamps are plain strings; drafts never dated have a zero date_utc.
+  it.each<[string, Json, (e: Json) => void]>([
+    ['published', {}, (e) => {
+      expect(e).toMatchObject({ date: '2026-11-22 07:00:00', date_utc: '2026-11-22 12:00:00', modified: '2026-11-22 07:00:00', modified_utc: '2026-11-22 12:00:00' });
+    }],
+    ['draft without a date', { status: 'draft' }, (e) => {
+      expect(e.date_utc).toBe('0000-00-00 00:00:00');
+      expect(e.modified_utc).toBe('2026-11-22 12:00:00');
+    }],
+  ])('%s event timestamps', async (_name, extra, check) => {
+    const { calendar } = await setup();
+    check(await calendar.events.create(eventInput(extra), as(admin)));
+  });
+
+  // §1.2 / §1.2.2: venue is [] (none), an object (one) or an array (several); organizer is always an array.
+  it.each<[string, (s: Awaited<ReturnType<typeof setup>>) => Json, (v: unknown, s: Awaited<ReturnType<typeof setup>>) => void]>([
+    ['no venue', () => ({}), (v) => expect(v).toEqual([])],
+    ['one venue', (s) => ({ venue: s.venue.id }), (v, s) => {
+      expect(Array.isArray(v)).toBe(false);
+      expect((v as Json).id).toBe(s.venue.id);
+    }],
+    ['several venues', (s) => ({ venue: [s.venue.id, s.venue2.id] }), (v, s) => {
+      expect(Array.isArray(v)).toBe(true);
+      expect(ids(v)).toEqual([s.venue.id, s.venue2.id]);
+    }],
+  ])('venue with %s', async (_name, input, check) => {
+    const s = await setup();
+    const event = await s.calendar.events.create(eventInput(input(s)), as(admin));
+    check(event.venue, s);
+    check((await s.calendar.events.get({ id: event.id }, anon)).venue, s);
+    check(((await s.calendar.events.list({}, anon)).body.events as Json[])[0]!.venue, s);
+  });
+
+  it.each<[string, (s: Awaited<ReturnType<typeof setup>>) => unknown, (s: Awaited<ReturnType<typeof setup>>) => number[]]>([
+    ['no organizer', () => undefined, () => []],
+    ['one organizer', (s) => s.jane.id, (s) => [s.jane.id as number]],
+    ['two organizers', (s) => [s.john.id, s.jane.id], (s) => [s.john.id as number, s.jane.id as number]],
+  ])('organizer with %s is an array', async (_name, value, expected) => {
+    const s = await setup();
+    const input = value(s) === undefined ? eventInput() : eventInput({ organizer: value(s) });
+    const event = await s.calendar.events.create(input, as(admin));
+    expect(Array.isArray(event.organizer)).toBe(true);
+    expect(ids(event.organizer)).toEqual(expected(s));
+  });
+
+  // §1.6: image is false, or the object (metadata merged, empty values removed).
+  it.each<[string, unknown, unknown]>([
+    ['none', undefined, false],
+    ['with metadata', POSTER.id, {
+      url: POSTER.url, id: 345, extension: 'jpg', width: 1200, height: 800, filesize: 183402, sizes: POSTER.sizes,
+    }],
+    ['without metadata', BARE_IMAGE.id, { url: BARE_IMAGE.url, id: 346, extension: 'png' }],
+  ])('image %s', async (_name, image, expected) => {
+    const { calendar } = await setup();
+    const event = await calendar.events.create(eventInput(image === undefined ? {} : { image }), as(admin));
+    expect(event.image).toStrictEqual(expected);
+    if (expected !== false) expect(Object.keys(event.image as Json)).toEqual(Object.keys(expected as Json));
+  });
+
+  // §1.1 / §1.2: urls.
+  it('url is the permalink and rest_url the API URL without a trailing slash', async () => {
+    const { calendar } = await setup();
+    const event = await calendar.events.create(eventInput(), as(admin));
+    expect(event.url).toBe(`${SITE}/event/jazz-night/`);
+    expect(event.rest_url).toBe(`${API}/events/${event.id}`);
+  });
+
+  // §1.1: titles are HTML-safe; descriptions are paragraph-wrapped; an empty excerpt stays "".
+  it.each<[string, Json, Json]>([
+    ['an ampersand in the title', { title: 'Rock & Roll' }, { title: 'Rock &#038; Roll' }],
+    ['a plain description', { description: 'Live quartet.' }, { description: '<p>Live quartet.</p>' }],
+    ['no excerpt', {}, { excerpt: '' }],
+    ['an excerpt', { excerpt: 'Short.' }, { excerpt: '<p>Short.</p>' }],
+  ])('%s', async (_name, input, expected) => {
+    const { calendar } = await setup();
+    expect(await calendar.events.create(eventInput(input), as(admin))).toMatchObject(expected);
+  });
+});
+
+describe('global_id (§1.2)', () => {
+  // `<host><path of the home URL>?id=<id>`: no scheme, no port.
+  it.each([
+    ['https://example.com', 'example.com'],
+    ['https://example.com/', 'example.com'],
+    ['https://example.com/blog', 'example.com/blog'],
+    ['http://example.com:8080/blog/', 'example.com/blog'],
+    ['https://sub.example.org:443/a/b', 'sub.example.org/a/b'],
+  ])('site %s gives %s?id=<id> on events, venues and organizers', async (siteUrl, prefix) => {
+    const calendar = makeCalendar({ siteUrl });
+    const venue = await calendar.venues.create({ venue: 'Hall' }, as(admin));
+    const organizer = await calendar.organizers.create({ organizer: 'Org' }, as(admin));
+    const event = await calendar.events.create(eventInput({ venue: venue.id, organizer: organizer.id }), as(admin));
+    for (const post of [event, venue, organizer, event.venue as Json, (event.organizer as Json[])[0]!]) {
+      expect(post.global_id).toBe(`${prefix}?id=${post.id}`);
+      expect(post.global_id_lineage).toEqual([post.global_id]);
+    }
+  });
+});
+
+describe('venue object (§1.3)', () => {
+  const FULL_VENUE_KEYS = [
+    'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'description', 'slug', 'image',
+    'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', 'geo_lat', 'geo_lng',
+    'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+  ];
+  const BARE_VENUE_KEYS = [
+    'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'slug',
+    'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+  ];
+  const withJsonLd = (keys: string[]) => [...keys.slice(0, keys.indexOf('show_map')), 'json_ld', ...keys.slice(keys.indexOf('show_map'))];
+
+  // Key order, empty values dropped, map flags and global ids appended, no rest_url.
+  it.each<[string, (s: Awaited<ReturnType<typeof setup>>) => Promise<Json>, 'full' | 'bare', boolean]>([
+    ['create (full)', async (s) => s.venue, 'full', false],
+    ['create (name only)', async (s) => s.venue2, 'bare', false],
+    ['single GET (full)', (s) => s.calendar.venues.get({ id: s.venue.id }, anon), 'full', true],
+    ['single GET (name only)', (s) => s.calendar.venues.get({ id: s.venue2.id }, anon), 'bare', true],
+    ['list item', async (s) => ((await s.calendar.venues.list({}, anon)).body.venues as Json[]).find((v) => v.id === s.venue.id)!, 'full', false],
+    ['embedded in an event', async (s) => (await s.calendar.events.create(eventInput({ venue: s.venue.id }), as(admin))).venue as Json, 'full', false],
+    ['update', (s) => s.calendar.venues.patch({ id: s.venue.id, phone: '1' }, as(admin)), 'full', false],
+  ])('%s', async (_name, read, shape, jsonLd) => {
+    const s = await setup();
+    const body = await read(s);
+    const keys = shape === 'full' ? FULL_VENUE_KEYS : BARE_VENUE_KEYS;
+    expect(Object.keys(body)).toEqual(jsonLd ? withJsonLd(keys) : keys);
+    expect(body).not.toHaveProperty('rest_url');
+    expect(body.author).toBe('1');
+  });
+
+  it('values of a full venue', async () => {
+    const s = await setup();
+    expect(s.venue).toMatchObject({
+      url: `${SITE}/venue/blue-room/`, venue: 'Blue Room', description: '<p>Basement club.</p>', slug: 'blue-room',
+      address: '1 Main St', city: 'Springfield', country: 'United States', province: 'Prov', state: 'IL', zip: '62701',
+      phone: '+1 555 0100', website: 'https://blueroom.example', stateprovince: 'IL', geo_lat: 39.8, geo_lng: -89.65,
+      show_map: true, show_map_link: true,
+    });
+    expect((s.venue.image as Json).id).toBe(345);
+  });
+
+  it('an imported venue without an author has no author key', async () => {
+    const calendar = makeCalendar();
+    await calendar.importDataset({ venues: [{ id: 40, venue: 'Hall', status: 'publish' }] });
+    expect(await calendar.venues.get({ id: 40 }, anon)).not.toHaveProperty('author');
+  });
+});
+
+describe('organizer object (§1.4)', () => {
+  const FULL = ['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'description', 'slug', 'image', 'phone', 'website', 'email', 'global_id', 'global_id_lineage'];
+  const BARE = ['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'global_id', 'global_id_lineage'];
+  const withJsonLd = (keys: string[]) => [...keys.slice(0, -2), 'json_ld', ...keys.slice(-2)];
+
+  it.each<[string, (s: Awaited<ReturnType<typeof setup>>) => Promise<Json>, string[]]>([
+    ['create (full)', async (s) => s.jane, FULL],
+    ['create (name only)', async (s) => s.john, BARE],
+    ['single GET (full)', (s) => s.calendar.organizers.get({ id: s.jane.id }, anon), withJsonLd(FULL)],
+    ['single GET (name only)', (s) => s.calendar.organizers.get({ id: s.john.id }, anon), withJsonLd(BARE)],
+    ['list item', async (s) => ((await s.calendar.organizers.list({}, anon)).body.organizers as Json[]).find((o) => o.id === s.jane.id)!, FULL],
+    ['embedded in an event', async (s) => ((await s.calendar.events.create(eventInput({ organizer: s.jane.id }), as(admin))).organizer as Json[])[0]!, FULL],
+  ])('%s', async (_name, read, keys) => {
+    const s = await setup();
+    const body = await read(s);
+    expect(Object.keys(body)).toEqual(keys);
+    expect(body).not.toHaveProperty('show_map');
+    expect(body).not.toHaveProperty('rest_url');
+  });
+
+  it('values of a full organizer (email in plain text)', async () => {
+    const s = await setup();
+    expect(s.jane).toMatchObject({
+      url: `${SITE}/organizer/jane-doe/`, organizer: 'Jane Doe', description: '<p>DJ.</p>', slug: 'jane-doe',
+      phone: '+1 555 0199', website: 'https://jane.example', email: 'jane@example.com', author: '1',
+    });
+  });
+});
+
+describe('terms (§1.5)', () => {
+  const EMBEDDED_KEYS = ['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls'];
+  const CATEGORY_KEYS = ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls'];
+  const TAG_KEYS = ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls'];
+
+  // §1.5.1: the embedded form.
+  it.each<['categories' | 'tags', string, string]>([
+    ['categories', 'tribe_events_cat', 'categories'],
+    ['tags', 'post_tag', 'tags'],
+  ])('%s embedded in an event', async (field, taxonomy, word) => {
+    const s = await setup();
+    const termId = field === 'categories' ? s.music.id : s.outdoor.id;
+    const event = await s.calendar.events.create(eventInput({ [field]: [termId] }), as(admin));
+    const [term] = event[field] as Json[];
+    expect(Object.keys(term!)).toEqual(EMBEDDED_KEYS);
+    expect(term).toStrictEqual({
+      name: field === 'categories' ? 'Live Music' : 'Outdoor',
+      slug: field === 'categories' ? 'live-music' : 'outdoor',
+      term_group: 0,
+      term_taxonomy_id: expect.any(Number),
+      taxonomy,
+      description: '',
+      parent: 0,
+      count: 1,
+      filter: 'raw',
+      id: termId,
+      urls: { self: `${API}/${word}/${termId}`, collection: `${API}/${word}` },
+    });
+  });
+
+  it('an embedded child category has urls.up; embedded terms are ordered by name', async () => {
+    const s = await setup();
+    const zed = await s.calendar.categories.create({ name: 'Zed' }, as(admin));
+    const child = await s.calendar.categories.create({ name: 'Acoustic', parent: s.music.id }, as(admin));
+    const event = await s.calendar.events.create(eventInput({ categories: [zed.id, s.music.id, child.id] }), as(admin));
+    const cats = event.categories as Json[];
+    expect(cats.map((c) => c.name)).toEqual(['Acoustic', 'Live Music', 'Zed']);
+    expect(cats[0]!.urls).toEqual({
+      self: `${API}/categories/${child.id}`, collection: `${API}/categories`, up: `${API}/categories/${s.music.id}`,
+    });
+    expect(cats[0]!.parent).toBe(s.music.id);
+    expect(cats[1]!.urls).not.toHaveProperty('up');
+  });
+
+  // §1.5.2: the term-route form; _links only on single GET, create and update.
+  it.each<['categories' | 'tags', string, (c: Calendar, id: number) => Promise<Json>, boolean]>([
+    ['categories', 'create', async (c) => c.categories.create({ name: 'Jazz' }, as(admin)), true],
+    ['categories', 'single GET', (c, id) => c.categories.get({ id }, anon), true],
+    ['categories', 'update', (c, id) => c.categories.update({ id, description: 'd' }, as(admin)), true],
+    ['categories', 'list item', async (c) => ((await c.categories.list({ hide_empty: false }, anon)).body.categories as Json[])[0]!, false],
+    ['categories', 'delete', (c, id) => c.categories.delete({ id }, as(admin)), false],
+    ['tags', 'create', async (c) => c.tags.create({ name: 'Jazz' }, as(admin)), true],
+    ['tags', 'single GET', (c, id) => c.tags.get({ id }, anon), true],
+    ['tags', 'update', (c, id) => c.tags.update({ id, description: 'd' }, as(admin)), true],
+    ['tags', 'list item', async (c) => ((await c.tags.list({ hide_empty: false }, anon)).body.tags as Json[])[0]!, false],
+    ['tags', 'delete', (c, id) => c.tags.delete({ id }, as(admin)), false],
+  ])('%s %s', async (taxonomy, _name, read, links) => {
+    const s = await setup();
+    const id = (taxonomy === 'categories' ? s.music.id : s.outdoor.id) as number;
+    const body = await read(s.calendar, id);
+    const keys = taxonomy === 'categories' ? CATEGORY_KEYS : TAG_KEYS;
+    expect(Object.keys(body)).toEqual(links ? [...keys, '_links'] : keys);
+    expect(body.meta).toEqual([]);
+    expect(body).not.toHaveProperty('term_group');
+    expect(body).not.toHaveProperty('filter');
+    expect(body.taxonomy).toBe(taxonomy === 'categories' ? 'tribe_events_cat' : 'post_tag');
+    expect(body.urls).toEqual({ self: `${API}/${taxonomy}/${body.id}`, collection: `${API}/${taxonomy}` });
+    expect(typeof body.count).toBe('number');
+  });
+
+  it('term-route values: url is the archive page, parent and urls.up for a child category', async () => {
+    const s = await setup();
+    const child = await s.calendar.categories.create({ name: 'Acoustic', parent: s.music.id }, as(admin));
+    expect(s.music.url).toBe(`${SITE}/events/category/live-music/`);
+    expect(child).toMatchObject({ parent: s.music.id, urls: { up: `${API}/categories/${s.music.id}` } });
+    expect(s.outdoor).not.toHaveProperty('parent');
+  });
+});
+
+describe('json_ld only on single reads (§1.7)', () => {
+  it.each<[string, boolean, (s: Awaited<ReturnType<typeof setup>>, id: number) => Promise<Json>]>([
+    ['event GET', true, (s, id) => s.calendar.events.get({ id }, anon)],
+    ['event GET by slug', true, (s) => s.calendar.events.getBySlug({ slug: 'jazz-night' }, anon)],
+    ['event list item', false, async (s) => ((await s.calendar.events.list({}, anon)).body.events as Json[])[0]!],
+    ['event create', false, (s) => s.calendar.events.create(eventInput({ title: 'Other' }), as(admin))],
+    ['event update', false, (s, id) => s.calendar.events.update({ id }, as(admin))],
+    ['event delete', false, (s, id) => s.calendar.events.delete({ id }, as(admin))],
+    ['venue GET', true, (s) => s.calendar.venues.get({ id: s.venue.id }, anon)],
+    ['venue list item', false, async (s) => ((await s.calendar.venues.list({}, anon)).body.venues as Json[])[0]!],
+    ['venue embedded in an event GET', false, async (s, id) => (await s.calendar.events.get({ id }, anon)).venue as Json],
+    ['organizer GET', true, (s) => s.calendar.organizers.get({ id: s.jane.id }, anon)],
+    ['organizer list item', false, async (s) => ((await s.calendar.organizers.list({}, anon)).body.organizers as Json[])[0]!],
+    ['organizer embedded in an event GET', false, async (s, id) => ((await s.calendar.events.get({ id }, anon)).organizer as Json[])[0]!],
+  ])('%s: json_ld present: %s', async (_name, present, read) => {
+    const s = await setup();
+    const event = await s.calendar.events.create(eventInput({ venue: s.venue.id, organizer: [s.jane.id, s.john.id], cost: '$15' }), as(admin));
+    const body = await read(s, event.id as number);
+    if (present) expect(body.json_ld).toEqual(expect.objectContaining({ '@type': expect.any(String) }));
+    else expect(body).not.toHaveProperty('json_ld');
+  });
+
+  it('the event json_ld: key order, offset dates, first organizer, venue location, offers', async () => {
+    const s = await setup();
+    const event = await s.calendar.events.create(eventInput({
+      venue: s.venue.id, organizer: [s.john.id, s.jane.id], cost: '$15', timezone: 'America/New_York',
+    }), as(admin));
+    const ld = (await s.calendar.events.get({ id: event.id }, anon)).json_ld as Json;
+    expect(Object.keys(ld)).toEqual([
+      '@context', '@type', 'name', 'description', 'url', 'eventAttendanceMode', 'eventStatus', 'startDate', 'endDate',
+      'location', 'organizer', 'offers', 'performer',
+    ]);
+    expect(ld).toMatchObject({
+      '@context': 'http://schema.org',
+      '@type': 'Event',
+      name: 'Jazz Night',
+      url: `${SITE}/event/jazz-night/`,
+      startDate: '2026-12-01T20:00:00-05:00',
+      endDate: '2026-12-01T23:00:00-05:00',
+      location: { '@type': 'Place', name: 'Blue Room' },
+      organizer: { '@type': 'Person', name: 'John Roe' },
+      offers: { '@type': 'Offer', price: '15', priceCurrency: 'USD', url: `${SITE}/event/jazz-night/` },
+      performer: 'Organization',
+    });
+    expect(ld.organizer).not.toBeInstanceOf(Array);
+  });
+
+  it('no json_ld for a password-protected event read with its password', async () => {
+    const calendar = makeCalendar();
+    await calendar.importDataset({ events: [{ id: 300, ...eventInput(), status: 'publish', author: 1, password: 'pw' }] });
+    const body = await calendar.events.get({ id: 300, password: 'pw' }, anon);
+    expect(body.title).toBe('Jazz Night');
+    expect(body).not.toHaveProperty('json_ld');
+  });
+});
+
+describe('password-protected content (§1.8)', () => {
+  /** A protected event (300) and an open one (301) embedding a protected venue (10) and organizer (11). */
+  async function seeded() {
+    const calendar = makeCalendar({ siteUrl: SITE });
+    await calendar.importDataset({
+      categories: [{ id: 1, name: 'Live Music' }],
+      tags: [{ id: 2, name: 'Outdoor' }],
+      venues: [
+        {
+          id: 10, venue: 'Secret Room', status: 'publish', author: 1, password: 'vpw', description: 'Hidden.', address: '1 Main St',
+          city: 'Springfield', country: 'United States', state: 'IL', zip: '62701', phone: '555', website: 'https://secret.example',
+          image: POSTER.id, geo_lat: 39.8, geo_lng: -89.65,
+        },
+        { id: 12, venue: 'Open Hall', status: 'publish', author: 1 },
+      ],
+      organizers: [
+        { id: 11, organizer: 'Secret Org', status: 'publish', author: 1, password: 'opw', email: 'x@example.com', phone: '1', website: 'https://org.example', description: 'D.' },
+      ],
+      events: [
+        {
+          id: 300, title: 'Private Party', start_date: '2026-12-01 20:00:00', end_date: '2026-12-01 23:00:00', status: 'publish', author: 1,
+          password: 'pw', description: 'Secret.', excerpt: 'Shh.', cost: '$15', website: 'https://party.example', image: POSTER.id,
+          all_day: false, show_map: true, show_map_link: true, sticky: true, featured: true,
+          categories: [1], tags: [2], venue: 12, organizer: [11],
+        },
+        {
+          id: 301, title: 'Open Gig', start_date: '2026-12-02 20:00:00', end_date: '2026-12-02 23:00:00', status: 'publish', author: 1,
+          venue: 10, organizer: [11],
+        },
+      ],
+    });
+    return calendar;
+  }
+  const listItem = async (calendar: Calendar, id: number, input: Json = {}, role: Role = 'anonymous') =>
+    ((await calendar.events.list({ per_page: 50, ...input }, ctxOf(role))).body.events as Json[]).find((e) => e.id === id)!;
+
+  // The placeholders of the fixed key list.
+  it.each<[string, unknown]>([
+    ['description', ''], ['excerpt', ''], ['cost', ''], ['website', ''], ['image', false],
+    ['all_day', null], ['show_map', null], ['show_map_link', null], ['hide_from_listings', null], ['sticky', null], ['featured', null],
+    ['categories', []], ['tags', []], ['venue', []], ['organizer', []], ['custom_fields', []],
+  ])('a protected event in a list: %s becomes %j', async (key, placeholder) => {
+    const calendar = await seeded();
+    const item = await listItem(calendar, 300);
+    expect(item[key]).toStrictEqual(placeholder);
+  });
+
+  it('a protected event in a list: cost_details is emptied with its own key order', async () => {
+    const calendar = await seeded();
+    const item = await listItem(calendar, 300);
+    expect(Object.keys(item.cost_details as Json)).toEqual(['currency_symbol', 'currency_position', 'currency_code', 'values']);
+    expect(item.cost_details).toStrictEqual({ currency_symbol: '', currency_position: '', currency_code: '', values: [] });
+  });
+
+  it('a protected event in a list: key order, title, slug, dates, timezone, url, status and ids are kept', async () => {
+    const calendar = await seeded();
+    const item = await listItem(calendar, 300);
+    const full = await calendar.events.get({ id: 300, password: 'pw' }, anon);
+    expect(Object.keys(item)).toEqual(EVENT_KEYS);
+    for (const key of ['id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'url', 'rest_url', 'title', 'slug',
+      'start_date', 'start_date_details', 'end_date', 'utc_start_date', 'utc_end_date', 'timezone', 'timezone_abbr']) {
+      expect(item[key], key).toStrictEqual(full[key]);
+    }
+    expect(item.title).toBe('Private Party');
+  });
+
+  // When a protected event is shown in full in a list.
+  it.each<[string, boolean, Json, Role]>([
+    ['anonymous without password', false, {}, 'anonymous'],
+    ['anonymous with the password', true, { password: 'pw' }, 'anonymous'],
+    ['anonymous with a wrong password', false, { password: 'PW' }, 'anonymous'],
+    ['administrator without context=edit', false, {}, 'administrator'],
+    ['administrator with context=edit', true, { context: 'edit' }, 'administrator'],
+    ['contributor with context=edit (cannot edit it)', false, { context: 'edit' }, 'contributor'],
+  ])('list as %s: shown in full: %s', async (_name, full, input, role) => {
+    const calendar = await seeded();
+    const item = await listItem(calendar, 300, input, role);
+    expect(item.description).toBe(full ? '<p>Secret.</p>' : '');
+    expect(item.featured).toBe(full ? true : null);
+    expect(ids(item.categories)).toEqual(full ? [1] : []);
+  });
+
+  it('an open event in a list is not redacted', async () => {
+    const calendar = await seeded();
+    const item = await listItem(calendar, 301);
+    expect(item.show_map).toBe(false);
+    expect(item.website).toBe(`${SITE}/event/open-gig/`);
+  });
+
+  // Embedded and listed protected venues and organizers (side effect: the name field becomes []).
+  const REDACTED_VENUE = {
+    id: 10, venue: [], description: '', address: '', city: '', country: '', state: 'IL', zip: '', phone: '', website: '',
+    stateprovince: '', image: false, geo_lat: 0, geo_lng: 0, show_map: null, show_map_link: null, slug: 'secret-room',
+    global_id: `example.com?id=10`,
+  };
+  const REDACTED_ORGANIZER = {
+    id: 11, organizer: [], description: '', email: '', phone: '', website: '', slug: 'secret-org', global_id: 'example.com?id=11',
+  };
+  it.each<[string, (c: Calendar) => Promise<unknown>, Json]>([
+    ['venue embedded in a listed event', async (c) => (await listItem(c, 301)).venue, REDACTED_VENUE],
+    ['venue embedded in a single event GET', async (c) => (await c.events.get({ id: 301 }, anon)).venue, REDACTED_VENUE],
+    ['venue in the venue list', async (c) => ((await c.venues.list({}, anon)).body.venues as Json[]).find((v) => v.id === 10), REDACTED_VENUE],
+    ['venue single GET', (c) => c.venues.get({ id: 10 }, anon), REDACTED_VENUE],
+    ['organizer embedded in a listed event', async (c) => ((await listItem(c, 301)).organizer as Json[])[0], REDACTED_ORGANIZER],
+    ['organizer in the organizer list', async (c) => ((await c.organizers.list({}, anon)).body.organizers as Json[])[0], REDACTED_ORGANIZER],
+    ['organizer single GET', (c) => c.organizers.get({ id: 11 }, anon), REDACTED_ORGANIZER],
+  ])('%s is redacted', async (_name, read, expected) => {
+    const calendar = await seeded();
+    const body = (await read(calendar)) as Json;
+    expect(body).toMatchObject(expected);
+    expect(body).not.toHaveProperty('json_ld');
+  });
+
+  it('the redacted venue keeps its key order', async () => {
+    const calendar = await seeded();
+    const full = await calendar.venues.get({ id: 10, password: 'vpw' }, anon);
+    const redacted = await calendar.venues.get({ id: 10 }, anon);
+    expect(Object.keys(redacted)).toEqual(Object.keys(full).filter((k) => k !== 'json_ld'));
+    expect(full).toMatchObject({ venue: 'Secret Room', city: 'Springfield', json_ld: expect.any(Object) });
+  });
+
+  it.each<[string, boolean, Json, Role]>([
+    ['anonymous with the password', true, { password: 'vpw' }, 'anonymous'],
+    ['administrator with context=edit', true, { context: 'edit' }, 'administrator'],
+    ['administrator with context=edit in the list', true, { context: 'edit', list: true }, 'administrator'],
+    ['anonymous with the password in the list', true, { password: 'vpw', list: true }, 'anonymous'],
+    ['editor without context', false, {}, 'editor'],
+  ])('protected venue read by %s: shown in full: %s', async (_name, full, { list, ...input }, role) => {
+    const calendar = await seeded();
+    const body = list
+      ? ((await calendar.venues.list(input, ctxOf(role))).body.venues as Json[]).find((v) => v.id === 10)!
+      : await calendar.venues.get({ id: 10, ...input }, ctxOf(role));
+    expect(body.venue).toStrictEqual(full ? 'Secret Room' : []);
+    expect(body.city).toBe(full ? 'Springfield' : '');
+  });
+
+  // §3.1 step 6: a single GET of a protected event is refused without the password.
+  it.each<[string, boolean, Json, Role]>([
+    ['anonymous', false, {}, 'anonymous'],
+    ['anonymous with a wrong password', false, { password: 'nope' }, 'anonymous'],
+    ['anonymous with the password', true, { password: 'pw' }, 'anonymous'],
+    ['administrator without context', false, {}, 'administrator'],
+    ['administrator with context=edit', true, { context: 'edit' }, 'administrator'],
+  ])('single GET of a protected event by %s: allowed %s', async (_name, allowed, input, role) => {
+    const calendar = await seeded();
+    const read = calendar.events.get({ id: 300, ...input }, ctxOf(role));
+    if (!allowed) {
+      await refusal(read, 'event_password_protected');
+    } else {
+      expect(await read).toMatchObject({ description: '<p>Secret.</p>', featured: true, cost: '$15' });
+    }
+  });
+});
