@@ -4,6 +4,7 @@ export const projects = [
   'packages/core',
   'packages/memory',
   'packages/file-json',
+  'packages/sql',
   'packages/http',
   'packages/cli',
   'examples/*',

@@ -3,8 +3,9 @@
 // compares the outcome with conformance/expected-failures.json: every scenario not listed
 // there must pass, and every listed one must still fail (so the list only shrinks).
 //
-//   node scripts/conformance.mjs                 memory storage
-//   EVCAL_STORAGE=sqlite node scripts/conformance.mjs
+//   node scripts/conformance.mjs                 memory storage (or EVCAL_STORAGE=json|sqlite|postgres://…)
+//   node scripts/conformance.mjs --all-storages  memory, json, sqlite, and PostgreSQL when
+//                                                EVCAL_TEST_POSTGRES_URL is set
 //   node scripts/conformance.mjs --update        rewrite the list from this run (keeps notes)
 //   node scripts/conformance.mjs cases/terms.test.mjs   only some files
 import { spawnSync } from 'node:child_process';
@@ -38,49 +39,66 @@ if (!existsSync(cli)) {
 const files = only.length
   ? only.map((f) => resolve(suite, f))
   : readdirSync(join(suite, 'cases')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => join(suite, 'cases', f));
-const out = mkdtempSync(join(tmpdir(), 'evcal-conformance-'));
-const resultsFile = join(out, 'results.jsonl');
-const storage = process.env.EVCAL_STORAGE ?? 'memory';
-const started = Date.now();
-const run = spawnSync(process.execPath, [
-  '--test',
-  `--test-concurrency=${Math.max(2, availableParallelism() * 2)}`,
-  `--test-reporter=${join(root, 'scripts', 'conformance-reporter.mjs')}`,
-  `--test-reporter-destination=${resultsFile}`,
-  ...files,
-], {
-  cwd: suite,
-  stdio: ['ignore', 'inherit', 'inherit'],
-  env: { ...process.env, EVCAL_SERVE: `${process.execPath} ${cli} serve`, EVCAL_ROOT: root, EVCAL_STORAGE: storage },
-});
-const results = existsSync(resultsFile)
-  ? readFileSync(resultsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
-  : [];
-rmSync(out, { recursive: true, force: true });
-if (results.length === 0) {
-  console.error(`conformance: no results (node --test exited with ${run.status})`);
-  process.exit(1);
-}
-
-const key = (r) => `${r.file} › ${r.name}`;
 const expected = existsSync(expectationsFile) ? JSON.parse(readFileSync(expectationsFile, 'utf8')) : {};
-const ran = new Set(results.map(key));
-const failed = results.filter((r) => !r.ok);
-const unexpectedFailures = failed.filter((r) => !(key(r) in expected));
-const nowPassing = results.filter((r) => r.ok && key(r) in expected);
+const storages = args.includes('--all-storages')
+  ? ['memory', 'json', 'sqlite', ...(process.env.EVCAL_TEST_POSTGRES_URL ? [process.env.EVCAL_TEST_POSTGRES_URL] : [])]
+  : [process.env.EVCAL_STORAGE ?? 'memory'];
+if (args.includes('--all-storages') && !process.env.EVCAL_TEST_POSTGRES_URL) {
+  console.log('NOTICE: EVCAL_TEST_POSTGRES_URL is not set: the conformance suite does not run on PostgreSQL.');
+}
+let ok = true;
+for (const storage of storages) ok = runSuite(storage) && ok;
+process.exit(ok ? 0 : 1);
 
-if (update) {
-  const next = {};
-  for (const r of failed) next[key(r)] = expected[key(r)] ?? { issue: null, why: r.error ?? '' };
-  // Keep entries of files not run this time.
-  for (const [k, v] of Object.entries(expected)) if (!ran.has(k)) next[k] = v;
-  writeFileSync(expectationsFile, `${JSON.stringify(Object.fromEntries(Object.entries(next).sort()), null, 2)}\n`);
-  console.log(`conformance: wrote ${Object.keys(next).length} expected failures to ${expectationsFile}`);
+/** Runs the suite on one storage; true when the outcome matches the expectations. */
+function runSuite(storage) {
+  const out = mkdtempSync(join(tmpdir(), 'evcal-conformance-'));
+  const resultsFile = join(out, 'results.jsonl');
+  const started = Date.now();
+  const run = spawnSync(process.execPath, [
+    '--test',
+    `--test-concurrency=${Math.max(2, availableParallelism() * 2)}`,
+    `--test-reporter=${join(root, 'scripts', 'conformance-reporter.mjs')}`,
+    `--test-reporter-destination=${resultsFile}`,
+    ...files,
+  ], {
+    cwd: suite,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, EVCAL_SERVE: `${process.execPath} ${cli} serve`, EVCAL_ROOT: root, EVCAL_STORAGE: storage },
+  });
+  const results = existsSync(resultsFile)
+    ? readFileSync(resultsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    : [];
+  rmSync(out, { recursive: true, force: true });
+  if (results.length === 0) {
+    console.error(`conformance (${label(storage)}): no results (node --test exited with ${run.status})`);
+    return false;
+  }
+
+  const key = (r) => `${r.file} › ${r.name}`;
+  const ran = new Set(results.map(key));
+  const failed = results.filter((r) => !r.ok);
+  const unexpectedFailures = failed.filter((r) => !(key(r) in expected));
+  const nowPassing = results.filter((r) => r.ok && key(r) in expected);
+
+  if (update) {
+    const next = {};
+    for (const r of failed) next[key(r)] = expected[key(r)] ?? { issue: null, why: r.error ?? '' };
+    // Keep entries of files not run this time.
+    for (const [k, v] of Object.entries(expected)) if (!ran.has(k)) next[k] = v;
+    writeFileSync(expectationsFile, `${JSON.stringify(Object.fromEntries(Object.entries(next).sort()), null, 2)}\n`);
+    console.log(`conformance: wrote ${Object.keys(next).length} expected failures to ${expectationsFile}`);
+  }
+
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`\nconformance (${label(storage)}): ${results.length} scenarios in ${seconds}s — ${results.length - failed.length} passed, `
+    + `${failed.length} failed (${failed.length - unexpectedFailures.length} expected)`);
+  for (const r of unexpectedFailures) console.log(`  UNEXPECTED FAILURE  ${key(r)}\n      ${(r.error ?? '').replace(/\n/g, '\n      ')}`);
+  for (const r of nowPassing) console.log(`  NOW PASSING (remove from conformance/expected-failures.json)  ${key(r)}`);
+  return update || (unexpectedFailures.length === 0 && nowPassing.length === 0);
 }
 
-const seconds = ((Date.now() - started) / 1000).toFixed(1);
-console.log(`\nconformance (${storage}): ${results.length} scenarios in ${seconds}s — ${results.length - failed.length} passed, `
-  + `${failed.length} failed (${failed.length - unexpectedFailures.length} expected)`);
-for (const r of unexpectedFailures) console.log(`  UNEXPECTED FAILURE  ${key(r)}\n      ${(r.error ?? '').replace(/\n/g, '\n      ')}`);
-for (const r of nowPassing) console.log(`  NOW PASSING (remove from conformance/expected-failures.json)  ${key(r)}`);
-process.exit(update || (unexpectedFailures.length === 0 && nowPassing.length === 0) ? 0 : 1);
+/** The storage for messages, without a password. */
+function label(storage) {
+  return storage.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}

@@ -1,20 +1,29 @@
-// The `evcal` command.
+// The `evcal` command: serve, import, export.
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
-import { isCalendarError } from '@evcal/core';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { demoDataset } from './demo-dataset';
 import { parseUser, serve, type ServeUser } from './serve';
-import { StorageUrlError } from './storage-url';
+import { DEFAULT_STORAGE, redact } from './storage-url';
+import { describeSummary, exportStorage, importFile, writeExport } from './transfer';
 
 const HELP = `evcal — an event calendar over HTTP, compatible with The Events Calendar REST API v1
 
 Usage:
-  evcal serve [options]
+  evcal serve [options]                         serve the API
+  evcal import <dataset.json> [--storage <url>] load a dataset into a storage
+  evcal export [--storage <url>] [--output <file>]   write a storage's calendar as a dataset
+
+Storage URLs (--storage), default ${DEFAULT_STORAGE}:
+  memory                          in this process only
+  json:<file>                     one JSON document on disk
+  sqlite:<file>                   SQLite (WAL); created and migrated if needed
+  postgres://user:pass@host/db?schema=<name>
+                                  PostgreSQL; the schema is created and migrated if needed
 
 Options of serve:
   --host <host>              interface to listen on (default 127.0.0.1)
   --port <port>              port; 0 picks a free one (default 8080)
-  --storage <url>            memory (default), json:<file>; sqlite:<file> and postgres://… come later
+  --storage <url>            where the calendar is kept (see above)
   --timezone <zone>          the site time zone, an IANA name (default UTC)
   --user <id>:<role>:<token> a user; requests with "Authorization: Bearer <token>" act as them.
                              Repeatable. Roles: administrator, editor, author, contributor, subscriber
@@ -22,12 +31,16 @@ Options of serve:
   --default-per-page <n>     items per page when a request gives none (default 10)
   --max-per-page <n>         the largest per_page (default 50)
   --now <instant>            freeze the clock at this ISO 8601 instant (reproducible runs)
-  --demo                     load a small demo calendar and print an administrator token
+  --demo                     load a small demo calendar into an empty storage, and print an
+                             administrator token
   -h, --help                 this help
 
 Examples:
   evcal serve --demo
   evcal serve --port 0 --timezone Europe/Rome --user 1:administrator:s3cret --seed calendar.json
+  evcal serve --storage 'postgres://evcal:secret@db.internal/evcal?schema=calendar'
+  evcal export --storage sqlite:./data/evcal.db --output calendar.json
+  evcal import calendar.json --storage 'postgres://evcal:secret@db.internal/evcal'
   curl http://127.0.0.1:8080/cal/events/v1/events
 `;
 
@@ -37,91 +50,88 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(HELP);
     return command === undefined ? 2 : 0;
   }
-  if (command !== 'serve') {
+  const run = { serve: runServe, import: runImport, export: runExport }[command];
+  if (!run) {
     process.stderr.write(`evcal: unknown command "${command}"\n\n${HELP}`);
     return 2;
   }
-  let values: ReturnType<typeof parseServeArgs>;
   try {
-    values = parseServeArgs(rest);
-  } catch (e) {
-    process.stderr.write(`evcal serve: ${(e as Error).message}\n`);
-    return 2;
+    return await run(rest);
+  } catch (error) {
+    // Usage mistakes and refusals are reported in one line; anything else is a bug, with its stack.
+    const known = error instanceof UsageError || (error instanceof Error && 'code' in error) || error instanceof TypeError;
+    process.stderr.write(`evcal ${command}: ${known || !(error instanceof Error) ? String((error as Error)?.message ?? error) : error.stack}\n`);
+    return error instanceof UsageError ? 2 : 1;
   }
+}
+
+class UsageError extends Error {}
+
+type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+type OptionValues = Record<string, string | boolean | string[] | undefined>;
+
+/** Parses a command's options (and `--help`); unknown options are usage errors. */
+function options(args: readonly string[], spec: OptionSpec, positionals = false): { values: OptionValues; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args: [...args], strict: true, allowPositionals: positionals, options: { ...spec, help: { type: 'boolean', short: 'h' } } });
+    return { values: parsed.values as OptionValues, positionals: parsed.positionals };
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+function integer(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, got "${value}"`);
+  return n;
+}
+
+async function runServe(args: readonly string[]): Promise<number> {
+  const { values } = options(args, {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    storage: { type: 'string' },
+    timezone: { type: 'string' },
+    user: { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    'default-per-page': { type: 'string' },
+    'max-per-page': { type: 'string' },
+    now: { type: 'string' },
+    demo: { type: 'boolean' },
+  });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
-  return runServe(values);
-}
-
-function parseServeArgs(args: readonly string[]) {
-  const { values } = parseArgs({
-    args: [...args],
-    strict: true,
-    options: {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      storage: { type: 'string' },
-      timezone: { type: 'string' },
-      user: { type: 'string', multiple: true },
-      seed: { type: 'string' },
-      'default-per-page': { type: 'string' },
-      'max-per-page': { type: 'string' },
-      now: { type: 'string' },
-      demo: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const int = (name: string, value: string | undefined, min: number) => {
-    if (value === undefined) return undefined;
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got "${value}"`);
-    return n;
-  };
-  const now = values.now === undefined ? undefined : new Date(values.now);
-  if (now && Number.isNaN(now.getTime())) throw new Error(`--now must be an ISO 8601 instant, got "${values.now}"`);
-  return {
-    help: values.help === true,
-    demo: values.demo === true,
-    host: values.host,
-    port: int('port', values.port, 0),
-    storage: values.storage,
-    timezone: values.timezone,
-    users: (values.user ?? []).map(parseUser),
-    seed: values.seed,
-    defaultPerPage: int('default-per-page', values['default-per-page'], 1),
-    maxPerPage: int('max-per-page', values['max-per-page'], 1),
-    now,
-  };
-}
-
-async function runServe(values: ReturnType<typeof parseServeArgs>): Promise<number> {
-  const users: ServeUser[] = [...values.users];
+  const now = values.now === undefined ? undefined : new Date(values.now as string);
+  if (now && Number.isNaN(now.getTime())) throw new UsageError(`--now must be an ISO 8601 instant, got "${values.now}"`);
+  let users: ServeUser[];
+  try {
+    users = ((values.user as string[] | undefined) ?? []).map(parseUser);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   let demoToken: string | undefined;
   if (values.demo && !users.some((u) => u.role === 'administrator')) {
     demoToken = process.env.EVCAL_ADMIN_TOKEN || randomBytes(18).toString('base64url');
     users.push({ id: 1, role: 'administrator', token: demoToken });
   }
-  let server;
-  try {
-    server = await serve({
-      ...(values.host !== undefined ? { host: values.host } : {}),
-      ...(values.port !== undefined ? { port: values.port } : {}),
-      ...(values.storage !== undefined ? { storage: values.storage } : {}),
-      ...(values.timezone !== undefined ? { timezone: values.timezone } : {}),
-      ...(values.seed !== undefined ? { seed: values.seed } : {}),
-      ...(values.defaultPerPage !== undefined ? { defaultPerPage: values.defaultPerPage } : {}),
-      ...(values.maxPerPage !== undefined ? { maxPerPage: values.maxPerPage } : {}),
-      ...(values.now !== undefined ? { now: values.now } : {}),
-      ...(values.demo ? { dataset: demoDataset(values.now) } : {}),
-      users,
-    });
-  } catch (e) {
-    const message = e instanceof StorageUrlError || isCalendarError(e) || e instanceof Error ? (e as Error).message : String(e);
-    process.stderr.write(`evcal serve: ${message}\n`);
-    return 1;
-  }
+  const port = integer('port', values.port as string | undefined, 0);
+  const defaultPerPage = integer('default-per-page', values['default-per-page'] as string | undefined, 1);
+  const maxPerPage = integer('max-per-page', values['max-per-page'] as string | undefined, 1);
+  const server = await serve({
+    ...(values.host !== undefined ? { host: values.host as string } : {}),
+    ...(port !== undefined ? { port } : {}),
+    ...(values.storage !== undefined ? { storage: values.storage as string } : {}),
+    ...(values.timezone !== undefined ? { timezone: values.timezone as string } : {}),
+    ...(values.seed !== undefined ? { seed: values.seed as string } : {}),
+    ...(defaultPerPage !== undefined ? { defaultPerPage } : {}),
+    ...(maxPerPage !== undefined ? { maxPerPage } : {}),
+    ...(now !== undefined ? { now } : {}),
+    ...(values.demo ? { dataset: demoDataset(now) } : {}),
+    users,
+  });
   // Handlers first: the line below tells supervisors the server is ready, and they may stop it at once.
   const stopped = new Promise<number>((resolve) => {
     const stop = () => {
@@ -132,12 +142,42 @@ async function runServe(values: ReturnType<typeof parseServeArgs>): Promise<numb
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
-  process.stdout.write(`evcal listening on ${server.origin}\nAPI root: ${server.apiRoot}\n`);
+  const storage = redact((values.storage as string | undefined) ?? DEFAULT_STORAGE);
+  process.stdout.write(`evcal listening on ${server.origin}\nAPI root: ${server.apiRoot}\nStorage: ${storage}\n`);
   if (demoToken) {
-    process.stdout.write(`Demo calendar loaded. Administrator token: ${demoToken}\n`
+    process.stdout.write(`Demo calendar ready. Administrator token: ${demoToken}\n`
       + `  curl -H "Authorization: Bearer ${demoToken}" ${server.apiRoot}/events\n`);
   }
   return stopped;
+}
+
+async function runImport(args: readonly string[]): Promise<number> {
+  const { values, positionals } = options(args, { storage: { type: 'string' } }, true);
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError('give exactly one dataset file: evcal import <dataset.json> --storage <url>');
+  const storage = (values.storage as string | undefined) ?? DEFAULT_STORAGE;
+  const started = Date.now();
+  const summary = await importFile({ file: positionals[0]!, storage, progress: process.stderr });
+  process.stderr.write(`imported ${describeSummary(summary)} into ${redact(storage)} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return 0;
+}
+
+async function runExport(args: readonly string[]): Promise<number> {
+  const { values } = options(args, { storage: { type: 'string' }, output: { type: 'string', short: 'o' } });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const storage = (values.storage as string | undefined) ?? DEFAULT_STORAGE;
+  const text = await exportStorage(storage);
+  await writeExport(text, values.output as string | undefined);
+  const data = JSON.parse(text) as Record<string, unknown[]>;
+  process.stderr.write(`exported ${(['events', 'venues', 'organizers', 'categories', 'tags'] as const)
+    .map((k) => `${data[k]?.length ?? 0} ${k}`).join(', ')} from ${redact(storage)}\n`);
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { createCalendar, DEFAULT_ROLES, type Principal, type Storage } from '@evcal/core';
 import { bearerTokens, createFetchHandler, toNodeHandler } from '@evcal/http';
-import { openStorage } from './storage-url';
+import { DEFAULT_STORAGE, openStorage } from './storage-url';
 
 export interface ServeOptions {
   /** @default '127.0.0.1' */
   readonly host?: string;
   /** 0 picks a free port. @default 8080 */
   readonly port?: number;
-  /** A storage URL: `memory`, … @default 'memory' */
+  /** A storage URL: `memory`, `json:<file>`, `sqlite:<file>`, `postgres://…`. @default 'sqlite:./data/evcal.db' */
   readonly storage?: string;
   /** The site time zone. @default 'UTC' */
   readonly timezone?: string;
@@ -19,7 +19,7 @@ export interface ServeOptions {
   readonly users?: readonly ServeUser[];
   /** A dataset file loaded before listening. */
   readonly seed?: string;
-  /** A dataset object loaded before listening (after `seed`). */
+  /** A dataset object loaded before listening (after `seed`) when the calendar is still empty. */
   readonly dataset?: unknown;
   readonly defaultPerPage?: number;
   readonly maxPerPage?: number;
@@ -41,7 +41,7 @@ export interface RunningServer {
 
 /** Starts the server; resolves once it listens. */
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
-  const storage = await openStorage(options.storage ?? 'memory');
+  const storage = await openStorage(options.storage ?? DEFAULT_STORAGE);
   let server: Server | undefined;
   try {
     const users = options.users ?? [];
@@ -54,7 +54,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       users: { exists: (id) => users.some((u) => u.id === id) },
     });
     if (options.seed) await calendar.importDataset(await readDataset(options.seed));
-    if (options.dataset) await calendar.importDataset(options.dataset);
+    if (options.dataset && (await storage.sequences.peek('post')) === 0) await calendar.importDataset(options.dataset);
     const handler = createFetchHandler(calendar, {
       authenticate: bearerTokens(new Map(users.map((u) => [u.token, principalOf(u)]))),
     });

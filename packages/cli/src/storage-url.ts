@@ -1,33 +1,77 @@
-// Storage URLs of the CLI: `memory`, `json:<file>`; `sqlite:<file>` and `postgres://…` are
-// recognised and refused with a clear message until their adapter lands.
+// Storage URLs of the CLI:
+//   memory                       in this process only
+//   json:<file>                  one JSON document (@evcal/file-json)
+//   sqlite:<file>                SQLite through better-sqlite3, WAL (@evcal/sql)
+//   postgres://…[?schema=name]   PostgreSQL through pg; the schema is created if missing (@evcal/sql)
+// SQL databases are migrated to the latest schema when opened.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Storage } from '@evcal/core';
 import { openJsonFileStorage } from '@evcal/file-json';
 import { createMemoryStorage } from '@evcal/memory';
+import { createSqlStorage, migrate } from '@evcal/sql';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 
 export class StorageUrlError extends Error {
   override readonly name = 'StorageUrlError';
 }
 
-const PLANNED: Array<[RegExp, string]> = [
-  [/^sqlite:/, 'the SQL adapter on SQLite (@evcal/sql)'],
-  [/^postgres(ql)?:\/\//, 'the SQL adapter on PostgreSQL (@evcal/sql)'],
-];
+/** The storage `npm start` and `evcal serve` use when none is given. */
+export const DEFAULT_STORAGE = 'sqlite:./data/evcal.db';
 
 /** Opens the storage a URL names. */
 export async function openStorage(url: string): Promise<Storage> {
   if (url === 'memory' || url === 'memory:') return createMemoryStorage();
-  if (url.startsWith('json:')) {
-    const path = url.slice('json:'.length);
-    if (!path) throw new StorageUrlError('storage "json:" needs a file: json:<file>');
-    return openJsonFileStorage({ path });
-  }
-  for (const [pattern, what] of PLANNED) {
-    if (pattern.test(url)) throw new StorageUrlError(`storage "${redact(url)}" needs ${what}, which this build does not include yet`);
-  }
+  if (url.startsWith('json:')) return openJsonFileStorage({ path: fileOf(url, 'json:') });
+  if (url.startsWith('sqlite:')) return openSqlite(fileOf(url, 'sqlite:'));
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
   throw new StorageUrlError(`unknown storage "${redact(url)}": use memory, json:<file>, sqlite:<file> or postgres://…`);
 }
 
 /** The URL without its password, for messages. */
 export function redact(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}
+
+function fileOf(url: string, scheme: string): string {
+  const path = url.slice(scheme.length);
+  if (!path) throw new StorageUrlError(`storage "${scheme}" needs a file: ${scheme}<file>`);
+  return path;
+}
+
+async function openSqlite(file: string): Promise<Storage> {
+  const { default: Database } = await import('better-sqlite3');
+  const path = file === ':memory:' ? file : resolve(file);
+  let sqlite;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    sqlite = new Database(path);
+  } catch (error) {
+    throw new StorageUrlError(`storage sqlite:${path}: cannot open the database (${(error as Error).message})`);
+  }
+  // WAL: readers never block the writer; NORMAL sync keeps every committed write across a
+  // process crash (an OS crash may lose the last transactions).
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  await migrate(db);
+  return createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true });
+}
+
+async function openPostgres(url: string): Promise<Storage> {
+  const { default: pg } = await import('pg');
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema') ?? undefined;
+  parsed.searchParams.delete('schema');
+  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new StorageUrlError(`storage ${redact(url)}: schema "${schema}" is not a plain SQL identifier`);
+  }
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: parsed.toString() }) }) });
+  try {
+    await migrate(db, schema ? { schema } : {});
+  } catch (error) {
+    await db.destroy();
+    throw new StorageUrlError(`storage ${redact(url)}: cannot use this PostgreSQL database (${(error as Error).message})`);
+  }
+  return createSqlStorage({ db, dialect: 'postgres', ...(schema ? { schema } : {}), destroyOnClose: true });
 }

@@ -30,8 +30,10 @@ interface Running {
   readonly exited: Promise<number | null>;
 }
 
+/** Runs `evcal serve` on a fresh in-memory storage unless the args name one (the default is a SQLite file). */
 function spawnServe(args: readonly string[]): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+  const storage = args.includes('--storage') ? [] : ['--storage', 'memory'];
+  const child = spawn(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...storage, ...args], {
     cwd: REPO,
     env: { ...process.env, NO_COLOR: '1' },
   });
@@ -147,10 +149,11 @@ describe('evcal serve', { timeout: 30_000 }, () => {
     expect(read.json.title).toBe('Gig');
   });
 
-  it('keeps what is written with --storage json:<file> across a restart', async () => {
+  it.each(['json:calendar.json', 'sqlite:calendar.db'])('keeps what is written with --storage %s across a restart', async (url) => {
     const dir = mkdtempSync(join(tmpdir(), 'evcal-cli-test-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const storage = ['--storage', `json:${join(dir, 'calendar.json')}`];
+    const [scheme, file] = url.split(':');
+    const storage = ['--storage', `${scheme}:${join(dir, file!)}`];
     const first = await startServe([...storage, ...userArgs]);
     const created = await call(`${first.api}/events`, { json: NEW_EVENT, token: 'tok-admin' });
     expect(created.status).toBe(201);
@@ -287,8 +290,11 @@ describe('evcal serve', { timeout: 30_000 }, () => {
   describe('refusals', () => {
     it.each([
       ['json:', /json/i],
-      ['sqlite:/tmp/evcal-cli-test.sqlite', /sqlite/i],
-      ['postgres://evcal:s3cret-pw@127.0.0.1:5432/cal?schema=t1', /postgres/i],
+      ['sqlite:', /sqlite/i],
+      // The parent of the file is a regular file: the database cannot be created.
+      ['sqlite:/etc/hostname/calendar.db', /sqlite/i],
+      ['postgres://evcal:s3cret-pw@127.0.0.1:1/cal?schema=t1', /postgres/i],
+      ['postgres://evcal:s3cret-pw@127.0.0.1:1/cal?schema=not-an-identifier', /schema/i],
       ['redis://127.0.0.1', /storage/i],
     ])('--storage %s: a clear error and a non-zero exit', async (url, mention) => {
       const res = await runToExit(['--storage', url]);

@@ -41,6 +41,8 @@ export type CalendarErrorCode =
   | 'taxonomy_not_hierarchical'
   /** The storage refused a write that conflicts with a concurrent one; retrying may succeed. */
   | 'conflict'
+  /** The storage cannot be reached or is busy; retrying later may succeed. */
+  | 'unavailable'
   /** A dataset could not be imported. details: { path, message } */
   | 'invalid_dataset';
 

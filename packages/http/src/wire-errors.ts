@@ -34,6 +34,7 @@ const WIRE: Record<CalendarErrorCode, WireError> = {
   duplicate_term_slug: { code: 'duplicate_term_slug', status: 400 },
   taxonomy_not_hierarchical: { code: 'rest_taxonomy_not_hierarchical', status: 400 },
   conflict: { code: 'rest_conflict', status: 409 },
+  unavailable: { code: 'rest_service_unavailable', status: 503 },
   invalid_dataset: { code: 'invalid-dataset', status: 400 },
 };
 

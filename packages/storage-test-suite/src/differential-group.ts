@@ -93,6 +93,8 @@ const termQuery: fc.Arbitrary<TermQuery> = fc.record({
   search: fc.option(word.map((w) => w.toLowerCase()), { nil: undefined }),
   parent: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
   eventId: fc.option(fc.integer({ min: 1, max: 14 }), { nil: undefined }),
+  slugs: fc.option(fc.uniqueArray(fc.integer({ min: 0, max: 6 }).map((i) => `c-${i}`), { maxLength: 3 }), { nil: undefined }),
+  nameKeys: fc.option(fc.uniqueArray(word.map((w) => w.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '')), { maxLength: 2 }), { nil: undefined }),
   hideEmpty: fc.boolean(),
   countStatuses: statuses,
   sort: fc.tuple(fc.constantFrom('name', 'id', 'slug', 'count', 'description', 'parent') as fc.Arbitrary<TermQuery['sort'][number]['field']>, dir)

@@ -29,9 +29,11 @@ export function validateLinkedValue(kind: LinkedPostKind) {
   return async (value: LinkedValue, ctx: ArgContext): Promise<string | undefined> => {
     if (value.kind === 'empty') return undefined;
     const collection = kind === 'venue' ? ctx.storage.venues : ctx.storage.organizers;
+    const ids = value.refs.flatMap((ref) => ('id' in ref ? [ref.id] : []));
+    const existing = new Set((await collection.getMany(ids)).map((r) => r.id));
     for (const ref of value.refs) {
       if ('id' in ref) {
-        if (!(await collection.get(ref.id))) return 'Invalid parameter.';
+        if (!existing.has(ref.id)) return 'Invalid parameter.';
         continue;
       }
       try {

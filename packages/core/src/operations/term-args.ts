@@ -5,7 +5,7 @@ import { anyString, nonEmptyString, positiveInt, termRefList, wpBoolean } from '
 import type { Taxonomy } from '../model/records';
 import { eventIdArg } from './event-ref-args';
 import { pageArg, perPageArg } from './shared-args';
-import { findTerm, termCollection } from './term-refs';
+import { findTerms, termCollection } from './term-refs';
 
 const noun = (taxonomy: Taxonomy) => (taxonomy === 'category' ? 'category' : 'tag');
 
@@ -26,8 +26,8 @@ function existingTerms(taxonomy: Taxonomy, description: string) {
     schema: termRefList,
     description,
     validate: async (refs: string[], ctx: ArgContext) => {
-      for (const ref of refs) if (!(await findTerm(termCollection(ctx.storage, taxonomy), ref))) return 'Invalid parameter.';
-      return undefined;
+      const found = await findTerms(termCollection(ctx.storage, taxonomy), refs);
+      return refs.every((ref) => found.has(ref)) ? undefined : 'Invalid parameter.';
     },
   });
 }

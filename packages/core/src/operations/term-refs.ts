@@ -2,6 +2,7 @@
 import type { ArgContext } from '../input/args';
 import type { Taxonomy, TermRecord } from '../model/records';
 import { withDescendants } from '../query/term-engine';
+import { foldText } from '../query/text-match';
 import type { Storage, TermCollection } from '../storage/storage';
 import { sanitizeSlug, uniqueSlug } from '../domain/slug';
 import { requirePermission, type Call } from './call';
@@ -10,29 +11,38 @@ export function termCollection(storage: Storage, taxonomy: Taxonomy): TermCollec
   return taxonomy === 'category' ? storage.categories : storage.tags;
 }
 
-/** The term a reference names: first as a slug, then as an id, then as a name. */
-export async function findTerm(terms: TermCollection, ref: string): Promise<TermRecord | undefined> {
-  const bySlug = await terms.getBySlug(ref);
-  if (bySlug) return bySlug;
-  if (/^\d+$/.test(ref)) {
-    const byId = await terms.get(Number(ref));
-    if (byId) return byId;
+const ALL_TERMS = { hideEmpty: false, countStatuses: [], sort: [{ field: 'id', direction: 'asc' }] } as const;
+
+/**
+ * The terms references name — each first as a slug, then as an id, then as a name (the
+ * oldest term of that name) — in three lookups however many references there are.
+ * Unresolved references are absent from the map.
+ */
+export async function findTerms(terms: TermCollection, refs: readonly string[], as: 'any' | 'slug-or-name' = 'any'): Promise<Map<string, TermRecord>> {
+  const unique = [...new Set(refs)];
+  const numeric = as === 'any' ? unique.filter((r) => /^\d+$/.test(r)).map(Number) : [];
+  const [bySlug, byId, byName] = await Promise.all([
+    terms.list({ ...ALL_TERMS, slugs: unique }),
+    numeric.length ? terms.getMany(numeric) : [],
+    terms.list({ ...ALL_TERMS, nameKeys: unique.map((r) => foldText(r.trim())) }),
+  ]);
+  const found = new Map<string, TermRecord>();
+  for (const ref of unique) {
+    const term = bySlug.items.find((t) => t.term.slug === ref)?.term
+      ?? (/^\d+$/.test(ref) ? byId.find((t) => t.id === Number(ref)) : undefined)
+      ?? byName.items.find((t) => foldText(t.term.name) === foldText(ref.trim()))?.term;
+    if (term) found.set(ref, term);
   }
-  return (await terms.findByName(ref))[0];
+  return found;
 }
 
 /** Validates a list filter: every reference must name a term of the taxonomy (behaviour.md §2.1.1). */
 export function termFilterValidator(taxonomy: Taxonomy) {
   return async (refs: readonly string[], ctx: ArgContext): Promise<string | undefined> => {
     if (refs.length === 0) return 'Invalid parameter.';
-    const terms = termCollection(ctx.storage, taxonomy);
-    const ids: number[] = [];
-    for (const ref of refs) {
-      const term = await findTerm(terms, ref);
-      if (!term) return 'Invalid parameter.';
-      ids.push(term.id);
-    }
-    ctx.memo.set(`terms:${taxonomy}`, ids);
+    const found = await findTerms(termCollection(ctx.storage, taxonomy), refs);
+    if (refs.some((ref) => !found.has(ref))) return 'Invalid parameter.';
+    ctx.memo.set(`terms:${taxonomy}`, refs.map((ref) => found.get(ref)!.id));
     return undefined;
   };
 }
@@ -41,7 +51,7 @@ export function termFilterValidator(taxonomy: Taxonomy) {
 export async function termFilterIds(ctx: ArgContext, taxonomy: Taxonomy): Promise<number[]> {
   const ids = (ctx.memo.get(`terms:${taxonomy}`) as number[] | undefined) ?? [];
   if (taxonomy !== 'category') return ids;
-  const all = await ctx.storage.categories.list({ hideEmpty: false, countStatuses: [], sort: [{ field: 'id', direction: 'asc' }] });
+  const all = await ctx.storage.categories.list(ALL_TERMS);
   return withDescendants(all.items.map((t) => t.term), ids);
 }
 
@@ -52,12 +62,14 @@ export async function termFilterIds(ctx: ArgContext, taxonomy: Taxonomy): Promis
  */
 export async function resolveTermsForWrite(call: Call, taxonomy: Taxonomy, refs: readonly string[]): Promise<number[]> {
   const terms = termCollection(call.storage, taxonomy);
+  const isId = (ref: string) => /^\d+$/.test(ref);
+  const [byId, byText] = await Promise.all([
+    terms.getMany(refs.filter(isId).map(Number)),
+    findTerms(terms, refs.filter((ref) => !isId(ref)), 'slug-or-name'),
+  ]);
   const ids: number[] = [];
   for (const ref of refs) {
-    let term: TermRecord | undefined;
-    if (/^\d+$/.test(ref)) term = await terms.get(Number(ref));
-    else term = (await terms.getBySlug(ref)) ?? (await terms.findByName(ref))[0];
-    if (!term && !/^\d+$/.test(ref)) term = await createNamedTerm(call, taxonomy, ref);
+    const term = isId(ref) ? byId.find((t) => t.id === Number(ref)) : byText.get(ref) ?? (await createNamedTerm(call, taxonomy, ref));
     if (term && !ids.includes(term.id)) ids.push(term.id);
   }
   return ids;

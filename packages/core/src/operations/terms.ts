@@ -11,7 +11,7 @@ import { beginCall, requirePermission, withStorage, type Call, type CallContext 
 import type { CalendarConfig } from './config';
 import { listLinks, totalPages, type ListResult } from './list-urls';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
-import { canManageTerms, findTerm, termCollection } from './term-refs';
+import { canManageTerms, findTerms, termCollection } from './term-refs';
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -46,8 +46,11 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       const page = values.page!;
       const perPage = Math.min(values.per_page!, config.maxPerPage);
       const terms = termCollection(call.storage, taxonomy);
-      const resolve = async (refs: string[] | undefined) =>
-        refs && Promise.all(refs.map(async (r) => (await findTerm(terms, r))!.id));
+      const resolve = async (refs: string[] | undefined) => {
+        if (!refs) return undefined;
+        const found = await findTerms(terms, refs);
+        return refs.map((r) => found.get(r)!.id);
+      };
       const include = await resolve(values.include);
       const exclude = await resolve(values.exclude);
       const eventId = values.event ?? values.post;
@@ -59,7 +62,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
         ...(values.search !== undefined ? { search: foldText(values.search) } : {}),
         ...('parent' in values && values.parent !== undefined ? { parent: Number(values.parent) } : {}),
         ...(eventId !== undefined ? { eventId } : {}),
-        ...(values.slug !== undefined ? { slug: values.slug } : {}),
+        ...(values.slug !== undefined ? { slugs: [values.slug] } : {}),
         hideEmpty: values.hide_empty!,
         countStatuses: ['publish'],
         sort: [{ field: field === 'include' && !include ? 'id' : field, direction }, ...(field === 'id' ? [] : [{ field: 'id' as const, direction: 'asc' as const }])],

@@ -105,7 +105,10 @@ export interface TermQuery extends Paging {
   readonly parent?: number;
   /** Assigned to this event. */
   readonly eventId?: number;
-  readonly slug?: string;
+  /** Any of these exact slugs. */
+  readonly slugs?: readonly string[];
+  /** Any of these folded names (see foldText). */
+  readonly nameKeys?: readonly string[];
   /**
    * Leave out terms no counted event uses. For categories, a parent stays when one of its
    * descendants is used.

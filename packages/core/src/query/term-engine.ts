@@ -52,7 +52,8 @@ export function runTermQuery(
     if (search !== undefined && !foldText(term.name).includes(search) && !foldText(term.slug).includes(search)) continue;
     if (query.parent !== undefined && term.parent !== query.parent) continue;
     if (eventTerms && !eventTerms.has(term.id)) continue;
-    if (query.slug !== undefined && term.slug !== query.slug) continue;
+    if (query.slugs && !query.slugs.includes(term.slug)) continue;
+    if (query.nameKeys && !query.nameKeys.includes(foldText(term.name))) continue;
     if (nonEmpty && !nonEmpty.has(term.id)) continue;
     matching.push({ term, count: counts.get(term.id) ?? 0 });
   }

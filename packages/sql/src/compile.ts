@@ -1,0 +1,204 @@
+// The core query AST compiled to SQL: every filter, the sort and the paging run in the
+// database (no filtering afterwards in JavaScript), with the reference engine's semantics.
+import type {
+  EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, TermQuery, TermSortKey,
+} from '@evcal/core';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { storableIds, type SqlDialect } from './dialect';
+import type { EvcalDatabase } from './schema';
+
+type DB = EvcalDatabase;
+type EventsEb = ExpressionBuilder<DB & { e: DB['evcal_events'] }, 'e'>;
+type LinkedEb = ExpressionBuilder<DB & { p: DB['evcal_venues'] & DB['evcal_organizers'] }, 'p'>;
+type TermsEb = ExpressionBuilder<DB & { t: DB['evcal_terms'] }, 't'>;
+
+const NEVER = sql<SqlBool>`1 = 0`;
+const RAD = Math.PI / 180;
+
+// ---- events ----
+
+export function eventWhere(q: EventQuery, d: SqlDialect) {
+  return (eb: EventsEb): Expression<SqlBool> => {
+    const and: Expression<SqlBool>[] = [eb('e.status', 'in', [...q.statuses])];
+    if (q.excludeHidden) and.push(eb('e.hide_from_listings', '=', 0));
+    if (q.ids) and.push(idsIn(eb, 'e.id', q.ids));
+    and.push(...range(eb, 'e.start_utc', q.start), ...range(eb, 'e.end_utc', q.end));
+    for (const word of q.search ?? []) {
+      and.push(eb.or([d.contains(eb.ref('e.search_title'), word), d.contains(eb.ref('e.search_description'), word), d.contains(eb.ref('e.search_excerpt'), word)]));
+    }
+    for (const [kind, ids] of [['category', q.categoryIds], ['tag', q.tagIds], ['venue', q.venueIds], ['organizer', q.organizerIds]] as const) {
+      if (ids) and.push(linkedTo(eb, kind, ids));
+    }
+    if (q.featured !== undefined) and.push(eb('e.featured', '=', q.featured ? 1 : 0));
+    if (q.parentId !== undefined) and.push(eb('e.parent_id', '=', q.parentId));
+    if (q.ticketed === true) and.push(eb('e.ticketed', '=', 1));
+    if (q.ticketed === false) and.push(eb.or([eb('e.ticketed', 'is', null), eb('e.ticketed', '=', 0)]));
+    if (q.geo) and.push(eb.exists(venueDistances(eb, q.geo, d).select(sql.lit(1).as('one'))));
+    return eb.and(and);
+  };
+}
+
+/** ORDER BY terms for an event sort. */
+export function eventOrder(eb: EventsEb, key: EventSortKey, d: SqlDialect, geo: GeoFilter | undefined): Expression<unknown> {
+  switch (key.field) {
+    case 'startLocal': return d.binary(eb.ref('e.start_local'));
+    case 'date': return d.binary(eb.ref('e.date'));
+    case 'id': return eb.ref('e.id');
+    case 'distance':
+      return geo?.kind === 'near'
+        ? venueDistances(eb, geo, d).select((sub) => sub.fn.min(distance(d, geo)).as('d'))
+        : sql.lit(0);
+  }
+}
+
+/** The event's venues with coordinates (within the radius for `near`). */
+function venueDistances(eb: EventsEb, geo: GeoFilter, d: SqlDialect) {
+  let q = eb.selectFrom('evcal_event_links as gl')
+    .innerJoin('evcal_venues as gv', 'gv.id', 'gl.ref_id')
+    .whereRef('gl.event_id', '=', 'e.id')
+    .where('gl.kind', '=', 'venue')
+    .where('gv.geo_lat', 'is not', null)
+    .where('gv.geo_lng', 'is not', null);
+  if (geo.kind === 'near') q = q.where(distance(d, geo), '<=', geo.radiusKm);
+  return q;
+}
+
+/**
+ * Great-circle distance from the filter's point to `gv`, the same formula as core's
+ * haversineKm, with the point's terms computed in JavaScript.
+ */
+function distance(d: SqlDialect, geo: Extract<GeoFilter, { kind: 'near' }>): RawBuilder<number> {
+  const cosLat1 = Math.cos(geo.lat * RAD);
+  const dLat = sql`((gv.geo_lat - ${geo.lat}) * ${RAD})`;
+  const dLng = sql`((gv.geo_lng - ${geo.lng}) * ${RAD})`;
+  const h = sql<number>`(sin(${dLat} / 2) * sin(${dLat} / 2) + ${cosLat1} * cos(gv.geo_lat * ${RAD}) * sin(${dLng} / 2) * sin(${dLng} / 2))`;
+  return sql<number>`(2 * 6371.0088 * asin(${d.least(sql<number>`sqrt(${h})`, 1)}))`;
+}
+
+// ---- venues and organizers ----
+
+/** The folded columns a search looks in, per kind (core's linkedPostSearchTexts). */
+const SEARCH_COLUMNS = {
+  venue: ['title', 'description', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
+  organizer: ['title', 'description', 'excerpt', 'phone', 'email', 'website'],
+} as const;
+
+export function linkedPostWhere(kind: 'venue' | 'organizer', q: LinkedPostQuery, d: SqlDialect) {
+  return (eb: LinkedEb): Expression<SqlBool> => {
+    const and: Expression<SqlBool>[] = [eb('p.status', 'in', [...q.statuses])];
+    if (q.ids) and.push(idsIn(eb, 'p.id', q.ids));
+    if (q.search) {
+      const words = q.search;
+      // Every fragment in one and the same field; any field.
+      and.push(eb.or(SEARCH_COLUMNS[kind].map((field) =>
+        eb.and(words.map((w) => d.contains(sql.ref(`p.search_${field}`), w))))));
+    }
+    if (q.titleEquals !== undefined) and.push(eb('p.title_key', '=', q.titleEquals));
+    if (q.descriptionEquals !== undefined) and.push(eb('p.description_key', '=', q.descriptionEquals));
+    if (q.eventId !== undefined) {
+      and.push(eb.exists(eb.selectFrom('evcal_event_links as l').select(sql.lit(1).as('one'))
+        .whereRef('l.ref_id', '=', 'p.id').where('l.kind', '=', kind).where('l.event_id', '=', q.eventId)));
+    }
+    for (const [cond, wanted] of [[q.hasEvents, q.hasEvents?.value], [q.withEvents, true]] as const) {
+      if (!cond) continue;
+      let events = eb.selectFrom('evcal_event_links as l').innerJoin('evcal_events as le', 'le.id', 'l.event_id')
+        .select(sql.lit(1).as('one')).whereRef('l.ref_id', '=', 'p.id').where('l.kind', '=', kind);
+      events = cond.eventStatuses.length ? events.where('le.status', 'in', [...cond.eventStatuses]) : events.where(NEVER);
+      if (cond.startingFrom !== undefined) events = events.where('le.start_utc', '>=', cond.startingFrom);
+      and.push(wanted ? eb.exists(events) : eb.not(eb.exists(events)));
+    }
+    return eb.and(and);
+  };
+}
+
+// ---- terms ----
+
+/**
+ * `count`: events with a counted status using the term. `hideEmpty` keeps used terms and, for
+ * categories, their ancestors (a recursive walk up `parent`).
+ */
+export function termCount(eb: TermsEb, taxonomy: 'category' | 'tag', q: TermQuery): RawBuilder<number> {
+  if (q.countStatuses.length === 0) return sql<number>`0`;
+  const counted = eb.selectFrom('evcal_event_links as cl').innerJoin('evcal_events as ce', 'ce.id', 'cl.event_id')
+    .select((sub) => sub.fn.countAll<number>().as('n'))
+    .whereRef('cl.ref_id', '=', 't.id')
+    .where('cl.kind', '=', taxonomy)
+    .where('ce.status', 'in', [...q.countStatuses]);
+  return sql<number>`(${counted})`;
+}
+
+export function termWhere(taxonomy: 'category' | 'tag', q: TermQuery, d: SqlDialect, schema: string | undefined) {
+  return (eb: TermsEb): Expression<SqlBool> => {
+    const and: Expression<SqlBool>[] = [eb('t.taxonomy', '=', taxonomy)];
+    if (q.ids) and.push(idsIn(eb, 't.id', q.ids));
+    if (q.excludeIds) {
+      const ids = storableIds(q.excludeIds);
+      if (ids.length) and.push(eb('t.id', 'not in', ids));
+    }
+    if (q.search !== undefined) and.push(eb.or([d.contains(eb.ref('t.name_key'), q.search), d.contains(eb.ref('t.slug_key'), q.search)]));
+    if (q.parent !== undefined) and.push(eb('t.parent', '=', q.parent));
+    if (q.eventId !== undefined) {
+      and.push(eb.exists(eb.selectFrom('evcal_event_links as l').select(sql.lit(1).as('one'))
+        .whereRef('l.ref_id', '=', 't.id').where('l.kind', '=', taxonomy).where('l.event_id', '=', q.eventId)));
+    }
+    if (q.slugs) and.push(q.slugs.length ? eb('t.slug', 'in', [...q.slugs]) : NEVER);
+    if (q.nameKeys) and.push(q.nameKeys.length ? eb('t.name_key', 'in', [...q.nameKeys]) : NEVER);
+    if (q.hideEmpty) and.push(taxonomy === 'category' ? usedOrAncestor(q, schema) : sql<SqlBool>`(${termCount(eb, taxonomy, q)}) > 0`);
+    return eb.and(and);
+  };
+}
+
+export function termOrder(eb: TermsEb, key: TermSortKey, taxonomy: 'category' | 'tag', q: TermQuery, d: SqlDialect): Expression<unknown>[] {
+  switch (key.field) {
+    case 'name': return [d.binary(eb.ref('t.name_key')), d.binary(eb.ref('t.name'))];
+    case 'slug': return [d.binary(eb.ref('t.slug_key')), d.binary(eb.ref('t.slug'))];
+    case 'description': return [d.binary(eb.ref('t.description_key')), d.binary(eb.ref('t.description'))];
+    case 'count': return [termCount(eb, taxonomy, q)];
+    case 'parent': return [eb.ref('t.parent')];
+    case 'id': return [eb.ref('t.id')];
+    case 'include': {
+      const ids = q.ids ?? [];
+      if (ids.length === 0) return [sql.lit(0)];
+      return [sql`case ${sql.join(ids.map((id, i) => sql`when t.id = ${id} then ${i}`), sql` `)} else -1 end`];
+    }
+  }
+}
+
+/** Categories used by a counted event, and every ancestor of those. */
+function usedOrAncestor(q: TermQuery, schema: string | undefined): RawBuilder<SqlBool> {
+  if (q.countStatuses.length === 0) return NEVER as RawBuilder<SqlBool>;
+  const table = (name: string) => (schema ? sql`${sql.id(schema, name)}` : sql.id(name));
+  return sql<SqlBool>`t.id in (
+    with recursive kept(id) as (
+      select l.ref_id from ${table('evcal_event_links')} l join ${table('evcal_events')} ev on ev.id = l.event_id
+      where l.kind = 'category' and ev.status in (${sql.join([...q.countStatuses])})
+      union
+      select p.parent from ${table('evcal_terms')} p join kept on p.id = kept.id
+      where p.taxonomy = 'category' and p.parent <> 0
+    )
+    select id from kept)`;
+}
+
+// ---- shared ----
+
+function idsIn<E extends ExpressionBuilder<any, any>>(eb: E, column: string, ids: readonly number[]): Expression<SqlBool> {
+  const valid = storableIds(ids);
+  return valid.length ? eb(column, 'in', valid) : NEVER;
+}
+
+function linkedTo(eb: EventsEb, kind: 'category' | 'tag' | 'venue' | 'organizer', ids: readonly number[]): Expression<SqlBool> {
+  const valid = storableIds(ids);
+  if (valid.length === 0) return NEVER;
+  return eb.exists(eb.selectFrom('evcal_event_links as l').select(sql.lit(1).as('one'))
+    .whereRef('l.event_id', '=', 'e.id').where('l.kind', '=', kind).where('l.ref_id', 'in', valid));
+}
+
+function range(eb: EventsEb, column: 'e.start_utc' | 'e.end_utc', r: InstantRange | undefined): Expression<SqlBool>[] {
+  if (!r) return [];
+  const out: Expression<SqlBool>[] = [];
+  if (r.gt !== undefined) out.push(eb(column, '>', r.gt));
+  if (r.gte !== undefined) out.push(eb(column, '>=', r.gte));
+  if (r.lt !== undefined) out.push(eb(column, '<', r.lt));
+  if (r.lte !== undefined) out.push(eb(column, '<=', r.lte));
+  return out;
+}

@@ -1,0 +1,7 @@
+// @evcal/sql: evcal storage on SQLite and PostgreSQL through Kysely.
+export { createSqlStorage } from './sql-storage';
+export type { SqlStorageOptions } from './sql-storage';
+export { migrate, MIGRATIONS } from './migrations';
+export type { MigrateOptions } from './migrations';
+export type { DialectName } from './dialect';
+export type { EvcalDatabase } from './schema';

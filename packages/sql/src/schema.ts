@@ -1,0 +1,120 @@
+// The tables, as Kysely sees them. Booleans are 0/1 integers and JSON values text in both
+// dialects, so one set of row mappings serves SQLite and PostgreSQL. Instants are epoch
+// milliseconds (bigint); wall clocks are fixed-width "YYYY-MM-DD HH:MM:SS" text, which sorts
+// correctly byte by byte. `search_*` and `*_key` columns hold folded copies (core's foldText)
+// so the database compares text exactly as the reference engine does.
+
+/** PostgreSQL returns bigint as a string. */
+export type BigIntColumn = number | string;
+
+interface PostColumns {
+  id: number;
+  author_id: number;
+  status: string;
+  slug: string;
+  password: string;
+  title: string;
+  description: string;
+  excerpt: string;
+  date: string;
+  date_utc: string | null;
+  modified: string;
+  modified_utc: string;
+  /** JSON of the image record, or null. */
+  image: string | null;
+  search_title: string;
+  search_description: string;
+  search_excerpt: string;
+}
+
+export interface EventsTable extends PostColumns {
+  parent_id: number;
+  timezone: string;
+  timezone_abbr: string;
+  all_day: number;
+  start_local: string;
+  end_local: string;
+  start_utc: BigIntColumn;
+  end_utc: BigIntColumn;
+  /** JSON array of the cost strings. */
+  cost: string;
+  currency_symbol: string;
+  currency_position: string;
+  currency_code: string;
+  website: string | null;
+  show_map: number;
+  show_map_link: number;
+  hide_from_listings: number;
+  sticky: number;
+  featured: number;
+  ticketed: number | null;
+}
+
+/** Event ↔ category, tag, venue and organizer links, in the order the event lists them. */
+export interface EventLinksTable {
+  event_id: number;
+  kind: 'category' | 'tag' | 'venue' | 'organizer';
+  ref_id: number;
+  position: number;
+}
+
+interface LinkedPostColumns extends PostColumns {
+  phone: string;
+  website: string;
+  /** foldText(title.trim()) and foldText(description.trim()), for duplicate detection. */
+  title_key: string;
+  description_key: string;
+  search_phone: string;
+}
+
+export interface VenuesTable extends LinkedPostColumns {
+  address: string;
+  city: string;
+  country: string;
+  province: string;
+  state: string;
+  zip: string;
+  stateprovince: string;
+  show_map: number;
+  show_map_link: number;
+  geo_lat: number | null;
+  geo_lng: number | null;
+  search_address: string;
+  search_city: string;
+  search_province: string;
+  search_state: string;
+  search_stateprovince: string;
+  search_zip: string;
+}
+
+export interface OrganizersTable extends LinkedPostColumns {
+  email: string;
+  search_email: string;
+  search_website: string;
+}
+
+export interface TermsTable {
+  id: number;
+  taxonomy: 'category' | 'tag';
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+  name_key: string;
+  slug_key: string;
+  description_key: string;
+}
+
+export interface SequencesTable {
+  name: 'post' | 'term';
+  value: BigIntColumn;
+}
+
+export interface EvcalDatabase {
+  evcal_events: EventsTable;
+  evcal_event_links: EventLinksTable;
+  evcal_venues: VenuesTable;
+  evcal_organizers: OrganizersTable;
+  evcal_terms: TermsTable;
+  evcal_sequences: SequencesTable;
+}

@@ -1,0 +1,271 @@
+// createSqlStorage: the storage contract over the caller's Kysely instance. Every list is one
+// SQL query plus one count (plus one for the links of the page's events); nothing is filtered
+// afterwards in JavaScript. Writes that touch several rows run in a transaction.
+import type {
+  EventCollection, EventQuery, EventRecord, LinkedPostCollection, LinkedPostQuery, OrganizerRecord, PostStatus,
+  Storage, Taxonomy, TermCollection, TermQuery, TermRecord, VenueRecord,
+} from '@evcal/core';
+import { foldText } from '@evcal/core';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { eventOrder, eventWhere, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
+import { sqlDialect, storableIds, type DialectName, type SqlDialect } from './dialect';
+import {
+  eventRecord, eventRow, groupLinks, linkRows, organizerRecord, organizerRow, termRecord, termRow, venueRecord, venueRow,
+} from './rows';
+import type { EvcalDatabase, EventsTable, OrganizersTable, VenuesTable } from './schema';
+import { classify, translate } from './sql-errors';
+
+export interface SqlStorageOptions {
+  /** The Kysely instance to use (its connections, pool and logging are the caller's). */
+  readonly db: Kysely<any>;
+  /** Which SQL the database speaks. */
+  readonly dialect: DialectName;
+  /** PostgreSQL schema of the tables (as given to `migrate`). @default the connection's search path */
+  readonly schema?: string;
+  /** Destroy the Kysely instance when the storage is closed. @default false */
+  readonly destroyOnClose?: boolean;
+  /** Attempts of a transaction that loses a race to a concurrent write. @default 3 */
+  readonly retries?: number;
+}
+
+type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
+
+/** A storage over tables created by `migrate`. */
+export function createSqlStorage(options: SqlStorageOptions): Storage {
+  const root = (options.schema ? options.db.withSchema(options.schema) : options.db) as Kysely<EvcalDatabase>;
+  const d = sqlDialect(options.dialect);
+  const attempts = Math.max(1, options.retries ?? 3);
+
+  const over = (db: Db, inTransaction: boolean): Storage => {
+    /** Runs several statements atomically: in the current transaction, or in a new one. */
+    const atomic: Atomic = (fn) => (inTransaction ? fn(db) : transaction((tx) => fn(tx)));
+    const self: Storage = {
+      capabilities: { transactions: true, durable: true },
+      events: eventCollection(db, d, atomic),
+      venues: linkedCollection('venue', db, d),
+      organizers: linkedCollection('organizer', db, d),
+      categories: termCollection('category', db, d, options.schema),
+      tags: termCollection('tag', db, d, options.schema),
+      sequences: {
+        next: (kind) => guard(async () => {
+          const row = await db.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
+            .where('name', '=', kind).returning('value').executeTakeFirstOrThrow();
+          return Number(row.value);
+        }),
+        bump: (kind, id) => guard(async () => {
+          await db.updateTable('evcal_sequences').set((eb) => ({ value: d.greatest(eb.ref('value'), id) }))
+            .where('name', '=', kind).execute();
+        }),
+        peek: (kind) => guard(async () => Number((await db.selectFrom('evcal_sequences').select('value').where('name', '=', kind).executeTakeFirstOrThrow()).value)),
+      },
+      // A transaction inside a transaction joins it.
+      transaction: (fn) => (inTransaction ? fn(self) : transaction((tx) => fn(over(tx, true)))),
+      close: async () => {
+        if (options.destroyOnClose) await options.db.destroy();
+      },
+    };
+    return self;
+  };
+
+  /** A transaction, run again when it loses a race to a concurrent write. */
+  async function transaction<T>(fn: (tx: Transaction<EvcalDatabase>) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await root.transaction().execute(fn);
+      } catch (error) {
+        if (attempt < attempts && classify(error) === 'retryable') continue;
+        throw translate(error);
+      }
+    }
+  }
+
+  return over(root, false);
+}
+
+type Atomic = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+
+function eventCollection(db: Db, d: SqlDialect, atomic: Atomic): EventCollection {
+  /** Events with their links: one query for the rows, one for all their links. */
+  const withLinks = async (rows: readonly EventsTable[]): Promise<EventRecord[]> => {
+    if (rows.length === 0) return [];
+    const links = groupLinks(await db.selectFrom('evcal_event_links').selectAll()
+      .where('event_id', 'in', rows.map((r) => r.id)).execute());
+    return rows.map((r) => eventRecord(r, links.get(Number(r.id))));
+  };
+  const writeLinks = async (tx: Db, event: EventRecord) => {
+    const rows = linkRows(event);
+    if (rows.length) await tx.insertInto('evcal_event_links').values(rows).execute();
+  };
+  return {
+    get: (id) => guard(async () => (await withLinks(await selectEvents(db, [id])))[0]),
+    getMany: (ids) => guard(async () => withLinks(await selectEvents(db, ids))),
+    getBySlug: (slug) => guard(async () => {
+      if (slug === '') return undefined;
+      const rows = await db.selectFrom('evcal_events').selectAll().where('slug', '=', slug).orderBy('id').limit(1).execute();
+      return (await withLinks(rows))[0];
+    }),
+    insert: (event) => guard(() => atomic(async (tx) => {
+      await tx.insertInto('evcal_events').values(eventRow(event)).execute();
+      await writeLinks(tx, event);
+    })),
+    replace: (event) => guard(() => atomic(async (tx) => {
+      const result = await tx.updateTable('evcal_events').set(eventRow(event)).where('id', '=', event.id).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw new Error(`evcal/sql: no event ${event.id}`);
+      await tx.deleteFrom('evcal_event_links').where('event_id', '=', event.id).execute();
+      await writeLinks(tx, event);
+    })),
+    delete: (id) => guard(() => atomic(async (tx) => {
+      await tx.deleteFrom('evcal_event_links').where('event_id', '=', id).execute();
+      await tx.deleteFrom('evcal_events').where('id', '=', id).execute();
+    })),
+    list: (query) => guard(async () => {
+      const [rows, total] = await Promise.all([pageOfEvents(db, d, query), unpaged(query) ? undefined : countEvents(db, d, query)]);
+      return { items: await withLinks(rows), total: total ?? rows.length };
+    }),
+    unlink: (kind, id) => guard(async () => {
+      await db.deleteFrom('evcal_event_links').where('kind', '=', kind).where('ref_id', '=', id).execute();
+    }),
+    countByTerm: (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => guard(async () => {
+      const valid = storableIds(ids);
+      const counts = new Map<number, number>(ids.map((id) => [id, 0]));
+      if (valid.length === 0 || statuses.length === 0) return counts;
+      const rows = await db.selectFrom('evcal_event_links as l').innerJoin('evcal_events as e', 'e.id', 'l.event_id')
+        .select(['l.ref_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('l.kind', '=', taxonomy).where('l.ref_id', 'in', valid).where('e.status', 'in', [...statuses])
+        .groupBy('l.ref_id').execute();
+      for (const r of rows) counts.set(Number(r.ref_id), Number(r.n));
+      return counts;
+    }),
+  };
+}
+
+function selectEvents(db: Db, ids: readonly number[]): Promise<EventsTable[]> {
+  const valid = storableIds(ids);
+  if (valid.length === 0) return Promise.resolve([]);
+  return db.selectFrom('evcal_events').selectAll().where('id', 'in', valid).execute();
+}
+
+function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<EventsTable[]> {
+  let query = db.selectFrom('evcal_events as e').selectAll('e').where(eventWhere(q, d));
+  for (const key of q.sort) query = query.orderBy((eb) => eventOrder(eb, key, d, q.geo), key.direction);
+  return paged(query, q, d).execute();
+}
+
+async function countEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<number> {
+  const row = await db.selectFrom('evcal_events as e').where(eventWhere(q, d))
+    .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', db: Db, d: SqlDialect): LinkedPostCollection<R> {
+  const table = kind === 'venue' ? 'evcal_venues' : 'evcal_organizers';
+  const toRecord = (row: VenuesTable | OrganizersTable) => (kind === 'venue' ? venueRecord(row as VenuesTable) : organizerRecord(row as OrganizersTable)) as R;
+  const toRow = (r: R) => (kind === 'venue' ? venueRow(r as VenueRecord) : organizerRow(r as OrganizerRecord));
+  const select = () => (db as Kysely<EvcalDatabase>).selectFrom(table as 'evcal_venues').selectAll();
+  return {
+    get: (id) => guard(async () => {
+      const [valid] = storableIds([id]);
+      if (valid === undefined) return undefined;
+      const row = await select().where('id', '=', valid).executeTakeFirst();
+      return row && toRecord(row);
+    }),
+    getMany: (ids) => guard(async () => {
+      const valid = storableIds(ids);
+      return valid.length ? (await select().where('id', 'in', valid).execute()).map(toRecord) : [];
+    }),
+    getBySlug: (slug) => guard(async () => {
+      if (slug === '') return undefined;
+      const row = await select().where('slug', '=', slug).orderBy('id').limit(1).executeTakeFirst();
+      return row && toRecord(row);
+    }),
+    insert: (record) => guard(async () => {
+      await db.insertInto(table as 'evcal_venues').values(toRow(record) as VenuesTable).execute();
+    }),
+    replace: (record) => guard(async () => {
+      const result = await db.updateTable(table as 'evcal_venues').set(toRow(record) as VenuesTable).where('id', '=', record.id).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw new Error(`evcal/sql: no ${kind} ${record.id}`);
+    }),
+    delete: (id) => guard(async () => {
+      await db.deleteFrom(table).where('id', '=', id).execute();
+    }),
+    list: (query: LinkedPostQuery) => guard(async () => {
+      const from = () => (db as Kysely<EvcalDatabase>).selectFrom(`${table} as p` as 'evcal_venues as p').where(linkedPostWhere(kind, query, d) as never);
+      let page = from().selectAll('p');
+      for (const key of query.sort) page = page.orderBy(key.field === 'id' ? 'p.id' : d.binary(sql.ref('p.date')), key.direction);
+      const [rows, count] = await Promise.all([
+        paged(page, query, d).execute(),
+        unpaged(query) ? undefined : from().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { items: rows.map(toRecord), total: count ? Number(count.n) : rows.length };
+    }),
+  };
+}
+
+function termCollection(taxonomy: Taxonomy, db: Db, d: SqlDialect, schema: string | undefined): TermCollection {
+  const select = () => db.selectFrom('evcal_terms').selectAll().where('taxonomy', '=', taxonomy);
+  return {
+    get: (id) => guard(async () => {
+      const [valid] = storableIds([id]);
+      if (valid === undefined) return undefined;
+      const row = await select().where('id', '=', valid).executeTakeFirst();
+      return row && termRecord(row);
+    }),
+    getMany: (ids) => guard(async () => {
+      const valid = storableIds(ids);
+      return valid.length ? (await select().where('id', 'in', valid).execute()).map(termRecord) : [];
+    }),
+    getBySlug: (slug) => guard(async () => {
+      if (slug === '') return undefined;
+      const row = await select().where('slug', '=', slug).orderBy('id').limit(1).executeTakeFirst();
+      return row && termRecord(row);
+    }),
+    findByName: (name) => guard(async () => (await select().where('name_key', '=', foldText(name.trim())).orderBy('id').execute()).map(termRecord)),
+    insert: (term: TermRecord) => guard(async () => {
+      await db.insertInto('evcal_terms').values(termRow(term, taxonomy)).execute();
+    }),
+    replace: (term: TermRecord) => guard(async () => {
+      const result = await db.updateTable('evcal_terms').set(termRow(term, taxonomy)).where('id', '=', term.id).where('taxonomy', '=', taxonomy).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw new Error(`evcal/sql: no ${taxonomy} ${term.id}`);
+    }),
+    delete: (id) => guard(async () => {
+      await db.deleteFrom('evcal_terms').where('id', '=', id).where('taxonomy', '=', taxonomy).execute();
+    }),
+    list: (query: TermQuery) => guard(async () => {
+      const from = () => db.selectFrom('evcal_terms as t').where(termWhere(taxonomy, query, d, schema));
+      let page = from().selectAll('t').select((eb) => termCount(eb, taxonomy, query).as('count'));
+      for (const key of query.sort) {
+        // A key may need several ORDER BY terms (folded text, then the text itself).
+        const terms = key.field === 'name' || key.field === 'slug' || key.field === 'description' ? 2 : 1;
+        for (let i = 0; i < terms; i++) page = page.orderBy((eb) => termOrder(eb, key, taxonomy, query, d)[i]!, key.direction);
+      }
+      const [rows, count] = await Promise.all([
+        paged(page, query, d).execute(),
+        unpaged(query) ? undefined : from().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { items: rows.map((r) => ({ term: termRecord(r), count: Number(r.count) })), total: count ? Number(count.n) : rows.length };
+    }),
+  };
+}
+
+/** A query without paging returns every match: its total is the number of rows, no count needed. */
+function unpaged(p: { limit?: number; offset?: number }): boolean {
+  return p.limit === undefined && !p.offset;
+}
+
+/** LIMIT and OFFSET (SQLite needs a LIMIT for an OFFSET). */
+function paged<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q, p: { limit?: number; offset?: number }, d: SqlDialect): Q {
+  let q = query;
+  if (p.limit !== undefined) q = q.limit(p.limit);
+  else if (p.offset && d.name === 'sqlite') q = q.limit(-1);
+  if (p.offset) q = q.offset(p.offset);
+  return q;
+}
+
+/** Runs a storage call, turning driver errors into core errors (no SQL reaches a client). */
+async function guard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw translate(error);
+  }
+}

@@ -1,0 +1,52 @@
+// Real databases for the SQL adapter's tests: SQLite files through better-sqlite3, and
+// PostgreSQL through pg when EVCAL_TEST_POSTGRES_URL names a server (each storage in a fresh
+// schema). Without that URL the PostgreSQL tests are skipped with a notice.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import pg from 'pg';
+import type { Storage } from '@evcal/core';
+import { createSqlStorage, migrate } from '../src/index';
+
+export const POSTGRES_URL = process.env.EVCAL_TEST_POSTGRES_URL;
+if (!POSTGRES_URL) {
+  console.warn('NOTICE: EVCAL_TEST_POSTGRES_URL is not set: the PostgreSQL tests of @evcal/sql are skipped.');
+}
+
+export interface OpenedDatabase {
+  readonly storage: Storage;
+  readonly db: Kysely<any>;
+  /** SQL statements run since the last reset. */
+  readonly queries: string[];
+  reopen(): Promise<OpenedDatabase>;
+}
+
+const log = (queries: string[]) => (event: LogEvent) => {
+  if (event.level === 'query') queries.push(event.query.sql);
+};
+
+export async function openSqlite(file = join(mkdtempSync(join(tmpdir(), 'evcal-sql-')), 'calendar.db')): Promise<OpenedDatabase> {
+  const queries: string[] = [];
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }), log: log(queries) });
+  await migrate(db);
+  queries.length = 0;
+  const storage = createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true });
+  return { storage, db, queries, reopen: async () => openSqlite(file) };
+}
+
+export async function openPostgres(schema = `evcal_test_${randomBytes(5).toString('hex')}`): Promise<OpenedDatabase> {
+  const queries: string[] = [];
+  const db = new Kysely<any>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: POSTGRES_URL, max: 4 }) }),
+    log: log(queries),
+  });
+  await migrate(db, { schema });
+  queries.length = 0;
+  const storage = createSqlStorage({ db, dialect: 'postgres', schema, destroyOnClose: true });
+  return { storage, db, queries, reopen: async () => openPostgres(schema) };
+}

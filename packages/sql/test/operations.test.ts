@@ -1,0 +1,162 @@
+// The SQL adapter under the calendar's operations: the number of queries per endpoint does not
+// grow with the page (no N+1), multi-record writes are all-or-nothing, and driver errors
+// become core errors with nothing of the SQL in them.
+import { createCalendar, isCalendarError, type Calendar, type Storage } from '@evcal/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openPostgres, openSqlite, POSTGRES_URL, type OpenedDatabase } from './databases';
+
+const admin = { principal: { id: 1, role: 'administrator' } };
+const NOW = Date.UTC(2026, 10, 22, 12);
+const closing: Storage[] = [];
+afterEach(async () => {
+  await Promise.all(closing.splice(0).map((s) => s.close()));
+});
+
+async function calendarOn(open: () => Promise<OpenedDatabase>, storage?: (s: Storage) => Storage) {
+  const opened = await open();
+  closing.push(opened.storage);
+  const calendar = createCalendar({ storage: storage ? storage(opened.storage) : opened.storage, now: () => NOW });
+  return { opened, calendar };
+}
+
+/** `n` events, each with a venue, two organizers, a category and a tag of its own. */
+async function populate(calendar: Calendar, n: number): Promise<void> {
+  const events = Array.from({ length: n }, (_, i) => ({
+    id: 1000 + i, title: `Event ${i}`, status: 'publish', author: 1, timezone: 'UTC',
+    start_date: `2026-12-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`, end_date: `2026-12-${String(1 + (i % 28)).padStart(2, '0')} 12:00:00`,
+    venue: [100 + i], organizer: [300 + i, 400 + i], categories: [10 + i], tags: [600 + i],
+  }));
+  await calendar.importDataset({
+    categories: events.map((_, i) => ({ id: 10 + i, name: `Cat ${i}` })),
+    tags: events.map((_, i) => ({ id: 600 + i, name: `Tag ${i}` })),
+    venues: events.map((_, i) => ({ id: 100 + i, venue: `Venue ${i}`, status: 'publish' })),
+    organizers: events.flatMap((_, i) => [{ id: 300 + i, organizer: `A ${i}`, status: 'publish' }, { id: 400 + i, organizer: `B ${i}`, status: 'publish' }]),
+    events,
+  });
+}
+
+async function countQueries(opened: OpenedDatabase, run: () => Promise<unknown>): Promise<number> {
+  opened.queries.length = 0;
+  await run();
+  return opened.queries.length;
+}
+
+const databases: Array<[string, () => Promise<OpenedDatabase>, boolean]> = [
+  ['sqlite', () => openSqlite(), true],
+  ['postgres', () => openPostgres(), Boolean(POSTGRES_URL)],
+];
+
+for (const [name, open, available] of databases) {
+  describe.skipIf(!available)(`${name}: queries per endpoint`, () => {
+    // Budgets: a page is 3 queries (rows, count, the events' links); embedding an event page is
+    // at most 6 (venues, organizers, categories, tags, and the two term counts); resolving a
+    // category filter is 4 (slugs, ids, names, and the category tree for children).
+    const EVENT_PAGE = 3 + 6;
+    const endpoints: Array<[string, (c: Calendar) => Promise<unknown>, number]> = [
+      ['event list', (c) => c.events.list({ per_page: 50, start_date: '2026-11-30', end_date: '2026-12-31' }, admin), EVENT_PAGE],
+      ['event list, category filter', (c) => c.events.list({ per_page: 50, categories: [10, 11, 12], start_date: '2026-11-30' }, admin), EVENT_PAGE + 4],
+      ['venue list', (c) => c.venues.list({ per_page: 50 }, admin), 2],
+      ['organizer list with events', (c) => c.organizers.list({ per_page: 50, has_events: true }, admin), 2],
+      ['category list', (c) => c.categories.list({ per_page: 50 }, admin), 2],
+      // The event (rows, links) and its embedded records.
+      ['single event', (c) => c.events.get({ id: 1000 }, admin), 2 + 6],
+    ];
+    for (const [endpoint, run, budget] of endpoints) {
+      it(`${endpoint}: the same number of queries for 3 items as for 40`, async () => {
+        const small = await calendarOn(open);
+        await populate(small.calendar, 3);
+        const large = await calendarOn(open);
+        await populate(large.calendar, 40);
+        await run(small.calendar); // the first call also runs the scheduler's sweep
+        await run(large.calendar);
+        const few = await countQueries(small.opened, () => run(small.calendar));
+        const many = await countQueries(large.opened, () => run(large.calendar));
+        expect(many).toBe(few);
+        expect(many).toBeLessThanOrEqual(budget);
+      });
+    }
+
+    it('filtering by 1 category or by 30 runs the same number of queries', async () => {
+      const { opened, calendar } = await calendarOn(open);
+      await populate(calendar, 40);
+      const filter = (n: number) => () => calendar.events.list({ categories: Array.from({ length: n }, (_, i) => 10 + i), start_date: '2026-11-30' }, admin);
+      await filter(1)();
+      expect(await countQueries(opened, filter(30))).toBe(await countQueries(opened, filter(1)));
+    });
+
+    it('an event list is one page query, one count and one query for the page\'s links', async () => {
+      const { opened, calendar } = await calendarOn(open);
+      await populate(calendar, 5);
+      await calendar.events.list({}, admin);
+      const storageQueries = await countQueries(opened, () => opened.storage.events.list({
+        statuses: ['publish'], excludeHidden: true, sort: [{ field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }], limit: 10,
+      }));
+      expect(storageQueries).toBe(3);
+    });
+  });
+
+  describe.skipIf(!available)(`${name}: writes`, () => {
+    it('an event with an inline venue, organizers and new terms is written in one transaction: a failure leaves nothing', async () => {
+      let failEventInsert = true;
+      // Fails the event row after the venue, organizers and terms were written in the same transaction.
+      const failing = (s: Storage): Storage => ({
+        ...s,
+        transaction: (fn) => s.transaction((tx) => fn({
+          ...tx,
+          events: {
+            ...tx.events,
+            insert: async (e) => {
+              if (failEventInsert) throw new Error('disk full');
+              return tx.events.insert(e);
+            },
+          },
+        })),
+      });
+      const { opened, calendar } = await calendarOn(open, failing);
+      const input = {
+        title: 'Gig', start_date: '2026-12-01 20:00', end_date: '2026-12-01 23:00',
+        venue: { venue: 'New Hall' }, organizer: [{ organizer: 'New Org' }], categories: 'New Category', tags: 'New Tag',
+      };
+      await expect(calendar.events.create(input, admin)).rejects.toThrow('disk full');
+      const s = opened.storage;
+      const everything = { statuses: ['publish', 'draft'] as const, sort: [{ field: 'id' as const, direction: 'asc' as const }] };
+      expect((await s.venues.list(everything)).total).toBe(0);
+      expect((await s.organizers.list(everything)).total).toBe(0);
+      expect((await s.categories.list({ hideEmpty: false, countStatuses: [], sort: everything.sort })).total).toBe(0);
+      expect((await s.tags.list({ hideEmpty: false, countStatuses: [], sort: everything.sort })).total).toBe(0);
+      failEventInsert = false;
+      const created = await calendar.events.create(input, admin);
+      expect(created.venue).toMatchObject({ venue: 'New Hall' });
+    });
+
+    it('a unique violation is a conflict, with no SQL in the message', async () => {
+      const { opened } = await calendarOn(open);
+      const s = opened.storage;
+      await s.categories.insert({ id: 1, name: 'A', slug: 'a', description: '', parent: 0 });
+      const error = await s.categories.insert({ id: 1, name: 'B', slug: 'b', description: '', parent: 0 }).catch((e: unknown) => e);
+      expect(isCalendarError(error) && error.code).toBe('conflict');
+      expect((error as Error).message).not.toMatch(/insert|evcal_|constraint|sql/i);
+    });
+
+    it('concurrent creates of events with the same title get distinct slugs', async () => {
+      const { calendar } = await calendarOn(open);
+      const created = await Promise.all(Array.from({ length: 8 }, () => calendar.events.create(
+        { title: 'Same Title', start_date: '2026-12-01 20:00', end_date: '2026-12-01 21:00' }, admin)));
+      expect(new Set(created.map((e) => e.slug)).size).toBe(8);
+    });
+  });
+}
+
+describe('connection failures', () => {
+  it.skipIf(!POSTGRES_URL)('a database that cannot be reached is "unavailable", with nothing of the driver in the message', async () => {
+    const { Kysely, PostgresDialect } = await import('kysely');
+    const pg = (await import('pg')).default;
+    const { createSqlStorage } = await import('../src/index');
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: 'postgres://nobody:x@127.0.0.1:1/none', connectionTimeoutMillis: 2000 }) }) });
+    const storage = createSqlStorage({ db, dialect: 'postgres', destroyOnClose: true });
+    closing.push(storage);
+    const error = await storage.events.get(1).catch((e: unknown) => e);
+    expect(isCalendarError(error) && error.code).toBe('unavailable');
+    expect((error as Error).message).not.toMatch(/127\.0\.0\.1|ECONN|nobody/);
+  });
+});
