@@ -31,6 +31,9 @@ Options of serve:
   --default-per-page <n>     items per page when a request gives none (default 10)
   --max-per-page <n>         the largest per_page (default 50)
   --now <instant>            freeze the clock at this ISO 8601 instant (reproducible runs)
+  --cors-origin <origin>     let browser pages on this origin call the API (CORS); repeatable;
+                             "*" for any origin (default: CORS off)
+  --rate-limit <n>           requests per minute per client (user, else address); over it: 429
   --demo                     load a small demo calendar into an empty storage, and print an
                              administrator token
   -h, --help                 this help
@@ -87,6 +90,15 @@ function integer(name: string, value: string | undefined, min: number): number |
   return n;
 }
 
+/** `scheme://host[:port]`, as browsers send it in `Origin`. */
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}
+
 async function runServe(args: readonly string[]): Promise<number> {
   const { values } = options(args, {
     host: { type: 'string' },
@@ -99,6 +111,8 @@ async function runServe(args: readonly string[]): Promise<number> {
     'max-per-page': { type: 'string' },
     now: { type: 'string' },
     demo: { type: 'boolean' },
+    'cors-origin': { type: 'string', multiple: true },
+    'rate-limit': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(HELP);
@@ -120,6 +134,11 @@ async function runServe(args: readonly string[]): Promise<number> {
   const port = integer('port', values.port as string | undefined, 0);
   const defaultPerPage = integer('default-per-page', values['default-per-page'] as string | undefined, 1);
   const maxPerPage = integer('max-per-page', values['max-per-page'] as string | undefined, 1);
+  const rateLimit = integer('rate-limit', values['rate-limit'] as string | undefined, 1);
+  const corsOrigins = (values['cors-origin'] as string[] | undefined) ?? [];
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !isOrigin(origin)) throw new UsageError(`--cors-origin must be an origin such as https://app.example, or "*", got "${origin}"`);
+  }
   const server = await serve({
     ...(values.host !== undefined ? { host: values.host as string } : {}),
     ...(port !== undefined ? { port } : {}),
@@ -129,6 +148,8 @@ async function runServe(args: readonly string[]): Promise<number> {
     ...(defaultPerPage !== undefined ? { defaultPerPage } : {}),
     ...(maxPerPage !== undefined ? { maxPerPage } : {}),
     ...(now !== undefined ? { now } : {}),
+    ...(rateLimit !== undefined ? { rateLimit } : {}),
+    ...(corsOrigins.length ? { corsOrigins } : {}),
     ...(values.demo ? { dataset: demoDataset(now) } : {}),
     users,
   });

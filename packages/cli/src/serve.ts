@@ -2,8 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { createCalendar, DEFAULT_ROLES, type Principal, type Storage } from '@evcal/core';
-import { bearerTokens, createFetchHandler, toNodeHandler } from '@evcal/http';
+import { createCalendar, DEFAULT_ROLES, MAX_ID, type Principal, type Storage } from '@evcal/core';
+import { bearerTokens, createFetchHandler, memoryRateLimit, toNodeHandler } from '@evcal/http';
 import { DEFAULT_STORAGE, openStorage } from './storage-url';
 
 export interface ServeOptions {
@@ -25,6 +25,10 @@ export interface ServeOptions {
   readonly maxPerPage?: number;
   /** Freeze the clock at this instant. */
   readonly now?: Date;
+  /** Origins allowed to call the API from a browser (`'*'` for any). @default none: CORS off */
+  readonly corsOrigins?: readonly string[];
+  /** Requests per minute allowed per client (user, else address). @default unlimited */
+  readonly rateLimit?: number;
 }
 
 export interface ServeUser extends Principal {
@@ -57,6 +61,10 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     if (options.dataset && (await storage.sequences.peek('post')) === 0) await calendar.importDataset(options.dataset);
     const handler = createFetchHandler(calendar, {
       authenticate: bearerTokens(new Map(users.map((u) => [u.token, principalOf(u)]))),
+      ...(options.corsOrigins?.length
+        ? { cors: { origins: options.corsOrigins.includes('*') ? '*' as const : options.corsOrigins } }
+        : {}),
+      ...(options.rateLimit ? { rateLimit: memoryRateLimit({ limit: options.rateLimit }) } : {}),
     });
     server = createServer(toNodeHandler(handler));
     server.keepAliveTimeout = 5_000;
@@ -81,6 +89,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
 export function parseUser(spec: string): ServeUser {
   const m = /^(\d+):([a-z_]+):(\S+)$/.exec(spec);
   if (!m) throw new Error(`--user must be id:role:token, got "${spec}"`);
+  if (Number(m[1]) < 1 || Number(m[1]) > MAX_ID) throw new Error(`--user ${spec}: the id must be between 1 and ${MAX_ID}`);
   const role = m[2]!;
   if (!(role in DEFAULT_ROLES)) throw new Error(`--user ${spec}: unknown role "${role}" (one of ${Object.keys(DEFAULT_ROLES).join(', ')})`);
   return { id: Number(m[1]), role, token: m[3]! };

@@ -256,6 +256,25 @@ describe('evcal serve', { timeout: 30_000 }, () => {
     expect(created.json.date_utc).toBe('2026-11-22 06:30:00');
   });
 
+  it('answers browsers from each --cors-origin, and no one else', async () => {
+    const server = await startServe(['--cors-origin', 'https://app.example', '--cors-origin', 'https://admin.example']);
+    const from = (origin: string) => fetch(`${server.api}/events`, { headers: { origin } });
+    expect((await from('https://admin.example')).headers.get('access-control-allow-origin')).toBe('https://admin.example');
+    expect((await from('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetch(`${server.api}/events`, {
+      method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+
+  it('refuses a client over --rate-limit requests a minute with 429', async () => {
+    const server = await startServe(['--rate-limit', '2']);
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${server.api}/events`)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
   it('stops with exit code 0 on SIGTERM', async () => {
     const server = await startServe(userArgs);
     expect((await call(`${server.api}/events`)).status).toBe(200); // leaves a keep-alive connection open
@@ -337,6 +356,9 @@ describe('evcal serve', { timeout: 30_000 }, () => {
       ['--default-per-page', '0'],
       ['--max-per-page', 'many'],
       ['--now', 'tomorrow-ish'],
+      ['--rate-limit', '0'],
+      ['--cors-origin', 'app.example'],
+      ['--cors-origin', 'https://app.example/path'],
     ])('%s=%s: a clear error and a non-zero exit', async (flag, value) => {
       const res = await runToExit([`${flag}=${value}`]);
       expect(res.listened).toBe(false);

@@ -13,9 +13,9 @@ export { CalendarError, isCalendarError } from './errors';
 export type { CalendarErrorCode, ParamFailure } from './errors';
 
 export { DEFAULT_ROLES, permissionsFor } from './auth/capabilities';
-export type { Capability, Principal, Permissions, RoleTable } from './auth/capabilities';
+export type { Capability, Principal, Permissions, RoleTable, Authorize, AuthorizationCheck } from './auth/capabilities';
 
-export { POST_STATUSES, WRITABLE_STATUSES } from './model/records';
+export { MAX_ID, POST_STATUSES, WRITABLE_STATUSES } from './model/records';
 export type {
   EventRecord, VenueRecord, OrganizerRecord, TermRecord, PostRecord, PostStatus, PostKind, Taxonomy,
   ImageRecord, ImageSizeRecord, LinkedPostRecord,
@@ -26,11 +26,11 @@ export type {
 } from './storage/storage';
 export type {
   EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, LinkedPostSortKey, LinkedEventCondition,
-  TermQuery, TermSortKey, TermSortField, Page, CountedTerm, Paging, SortDirection,
+  TermQuery, TermSortKey, TermSortField, Page, CountedTerm, Paging, SortDirection, OwnedBy,
 } from './query/query-types';
 
 // The reference query semantics, for adapters (memory and file run them; SQL must agree).
-export { matchesEventQuery, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts } from './query/event-engine';
+export { matchesEventQuery, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches } from './query/event-engine';
 export type { EventQueryContext } from './query/event-engine';
 export { matchesLinkedPostQuery, compareLinkedPosts, runLinkedPostQuery, indexEventsByLink, linkedPostSearchTexts } from './query/linked-post-engine';
 export type { LinkedPostKind, LinkedEventsOf } from './query/linked-post-engine';

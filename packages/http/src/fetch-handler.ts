@@ -8,7 +8,9 @@ import { namespaceIndex } from './namespace-index';
 import { openApiDocument } from './openapi';
 import { bodyParams, mergeParams, queryParams } from './request-params';
 import { createRouter, type OperationName } from './route-table';
-import { internalError, noRoute, wireError, type WireErrorBody } from './wire-errors';
+import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
+import type { RateLimit } from './rate-limit';
+import { internalError, noRoute, tooManyRequests, wireError, type WireErrorBody } from './wire-errors';
 
 export interface FetchHandlerOptions {
   /**
@@ -31,6 +33,10 @@ export interface FetchHandlerOptions {
   readonly maxBodyBytes?: number;
   /** Told about every unexpected error (the client gets a generic 500). @default console.error */
   readonly onError?: (error: unknown, request: Request) => void;
+  /** Cross-origin requests from these origins. @default off: no CORS headers */
+  readonly cors?: CorsOptions;
+  /** Asked before a request is served; a refusal is 429 with `Retry-After`. @default no limit */
+  readonly rateLimit?: RateLimit;
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -39,6 +45,7 @@ const BASE_HEADERS = {
   'content-type': 'application/json; charset=UTF-8',
   'x-content-type-options': 'nosniff',
   'x-robots-tag': 'noindex',
+  // Sent on every response, as the reference does (it lists only the X-WP-* totals).
   'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link',
 };
 
@@ -63,17 +70,30 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
     const head = method === 'HEAD';
     const envelope = '_envelope' in query;
     const fields = typeof query._fields === 'string' ? query._fields : undefined;
+    const origin = request.headers.get('origin');
+    const cors = corsHeaders(options.cors, origin);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      respond(status, fields ? pickFields(body, fields) : body, headers, { head, envelope });
+      respond(status, fields ? pickFields(body, fields) : body, { ...cors, ...headers }, { head, envelope });
 
     try {
       const path = pathWithin(url.pathname, prefix);
       if (path === undefined) return send(404, noRoute());
       const { match, allowed } = router.match(path, head ? 'GET' : method);
-      if (method === 'OPTIONS' && allowed.length > 0) return send(200, { methods: allowed }, { allow: allowed.join(', ') });
+      if (method === 'OPTIONS' && allowed.length > 0) {
+        const preflight = request.headers.has('access-control-request-method') ? preflightHeaders(options.cors, origin, allowed) : {};
+        if (Object.keys(preflight).length > 0) return new Response(null, { status: 204, headers: { allow: allowed.join(', '), ...preflight } });
+        return send(200, { methods: allowed }, { allow: allowed.join(', ') });
+      }
       if (!match) return send(404, noRoute());
 
       const principal = options.authenticate ? await options.authenticate(request) : undefined;
+      if (options.rateLimit) {
+        const decision = await options.rateLimit({ request, principal, route: match.route.path });
+        if (!decision.allowed) {
+          const retry = decision.retryAfterSeconds;
+          return send(429, tooManyRequests(), retry === undefined ? {} : { 'retry-after': String(Math.ceil(retry)) });
+        }
+      }
       const ctx: CallContext = { links: { siteUrl: siteRoot, apiRoot }, ...(principal ? { principal } : {}) };
       const params = mergeParams({ path: match.params, query, body: await bodyParams(request, maxBodyBytes) });
       const op = match.route.operation;

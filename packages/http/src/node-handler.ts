@@ -1,5 +1,6 @@
 // toNodeHandler: the fetch handler as a node:http / Express / Connect request listener.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setClientAddress } from './client-address';
 import type { FetchHandler } from './fetch-handler';
 
 /** What node:http, Express and Connect pass a request handler. */
@@ -7,7 +8,8 @@ export type NodeHandler = (req: IncomingMessage & { body?: unknown; originalUrl?
 
 export interface NodeHandlerOptions {
   /**
-   * Trust `X-Forwarded-Proto` and `X-Forwarded-Host` for the request's origin (behind a proxy).
+   * Trust `X-Forwarded-Proto` and `X-Forwarded-Host` for the request's origin, and
+   * `X-Forwarded-For` for the client address (behind a proxy).
    * @default false
    */
   readonly trustProxy?: boolean;
@@ -76,7 +78,9 @@ function toRequest(
       init.duplex = 'half';
     }
   }
-  return { request: new Request(url, init), ...(body ? { body } : {}) };
+  const request = new Request(url, init);
+  setClientAddress(request, forwarded('x-forwarded-for') ?? req.socket.remoteAddress);
+  return { request, ...(body ? { body } : {}) };
 }
 
 /** Bytes of a refused body still read and discarded so the connection stays usable; beyond, it is cut. */

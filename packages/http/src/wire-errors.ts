@@ -68,6 +68,11 @@ export function noRoute(): WireErrorBody {
   return { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } };
 }
 
+/** The body of a request refused by the rate limit. */
+export function tooManyRequests(): WireErrorBody {
+  return { code: 'rest_too_many_requests', message: 'Too many requests; try again later.', data: { status: 429 } };
+}
+
 /** The body of an unexpected failure: nothing about its cause reaches the client. */
 export function internalError(): WireErrorBody {
   return { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } };

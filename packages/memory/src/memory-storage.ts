@@ -4,7 +4,7 @@
 import {
   countEventsByTerm, foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery,
   type EventCollection, type EventRecord, type LinkedPostCollection, type OrganizerRecord, type PostStatus,
-  type Storage, type Taxonomy, type TermCollection, type TermRecord, type VenueRecord,
+  type Storage, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type VenueRecord,
 } from '@evcal/core';
 import { Table, TableView } from './table';
 import { TermCounts } from './term-counts';
@@ -66,11 +66,22 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       const result = fn();
       if (autoCommit) {
         commit(views, seq);
-        for (const v of Object.values(views)) v.changes.clear();
+        for (const v of Object.values(views)) v.clear();
       }
       return result;
     };
     const eventsInView = () => views.events.values();
+    /**
+     * The events a term query reads: counts look at every event, but a query counting no
+     * status (as term lookups by slug, id or name do) gives every term 0 whatever the events,
+     * and then only the event of `eventId` matters.
+     */
+    const eventsForTermQuery = (query: TermQuery): Iterable<EventRecord> => {
+      if (query.countStatuses.length > 0) return eventsInView();
+      if (query.eventId === undefined) return [];
+      const event = views.events.get(query.eventId);
+      return event ? [event] : [];
+    };
 
     const events: EventCollection = {
       get: async (id) => views.events.get(id),
@@ -118,7 +129,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       insert: async (r) => write(() => view.insert(r)),
       replace: async (r) => write(() => view.replace(r)),
       delete: async (id) => write(() => view.delete(id)),
-      list: async (query) => runTermQuery(taxonomy, [...view.values()], eventsInView(), query),
+      list: async (query) => runTermQuery(taxonomy, [...view.values()], eventsForTermQuery(query), query),
     });
 
     const self: Storage = {

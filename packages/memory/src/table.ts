@@ -1,6 +1,8 @@
 // A table of records by id, with a slug index, and the transaction views over it: a view
 // collects its writes in an overlay that is applied to the table in one synchronous step on
-// commit (so readers never see half a transaction) and dropped on rollback.
+// commit (so readers never see half a transaction) and dropped on rollback. Records are kept
+// as compact copies (see compact.ts).
+import { compact } from './compact';
 
 const DELETED = Symbol('deleted');
 type Change<R> = R | typeof DELETED;
@@ -11,7 +13,8 @@ export interface Row {
 
 export class Table<R extends Row> {
   readonly rows = new Map<number, R>();
-  private readonly bySlug = new Map<string, Set<number>>();
+  /** Slug → id, or the ids when several records share it (slugs are nearly always unique). */
+  private readonly bySlug = new Map<string, number | Set<number>>();
 
   constructor(private readonly slugOf: (r: R) => string) {}
 
@@ -33,32 +36,44 @@ export class Table<R extends Row> {
   reset(rows: Iterable<R>, onChange?: (before: R | undefined, after: R | undefined) => void): void {
     const changes = new Map<number, Change<R>>();
     for (const id of this.rows.keys()) changes.set(id, DELETED);
-    for (const r of rows) changes.set(r.id, r);
+    for (const r of rows) changes.set(r.id, compact(r));
     this.apply(changes, onChange);
   }
 
-  idsWithSlug(slug: string): ReadonlySet<number> | undefined {
-    return this.bySlug.get(slug);
+  idsWithSlug(slug: string): Iterable<number> {
+    const ids = this.bySlug.get(slug);
+    return ids === undefined ? [] : typeof ids === 'number' ? [ids] : ids;
   }
 
   private index(r: R): void {
     const slug = this.slugOf(r);
     if (slug === '') return;
-    let ids = this.bySlug.get(slug);
-    if (!ids) this.bySlug.set(slug, (ids = new Set()));
-    ids.add(r.id);
+    const ids = this.bySlug.get(slug);
+    if (ids === undefined) this.bySlug.set(slug, r.id);
+    else if (typeof ids === 'number') {
+      if (ids !== r.id) this.bySlug.set(slug, new Set([ids, r.id]));
+    } else ids.add(r.id);
   }
 
   private unindex(r: R): void {
-    const ids = this.bySlug.get(this.slugOf(r));
-    ids?.delete(r.id);
-    if (ids?.size === 0) this.bySlug.delete(this.slugOf(r));
+    const slug = this.slugOf(r);
+    const ids = this.bySlug.get(slug);
+    if (ids === undefined) return;
+    if (typeof ids === 'number') {
+      if (ids === r.id) this.bySlug.delete(slug);
+      return;
+    }
+    ids.delete(r.id);
+    if (ids.size === 1) this.bySlug.set(slug, ids.values().next().value as number);
+    else if (ids.size === 0) this.bySlug.delete(slug);
   }
 }
 
 /** A table as one transaction sees it: the committed rows with its own changes on top. */
 export class TableView<R extends Row> {
   readonly changes = new Map<number, Change<R>>();
+  /** Ids of the records in `changes` by slug, so slug lookups inside a large transaction stay cheap. */
+  private readonly changedBySlug = new Map<string, Set<number>>();
 
   constructor(readonly table: Table<R>, private readonly slugOf: (r: R) => string) {}
 
@@ -80,10 +95,12 @@ export class TableView<R extends Row> {
   getBySlug(slug: string): R | undefined {
     if (slug === '') return undefined;
     let found: R | undefined;
-    for (const change of this.changes.values()) {
-      if (change !== DELETED && this.slugOf(change) === slug && (!found || change.id < found.id)) found = change;
+    // The view's own records with this slug, then the committed ones it has not changed.
+    for (const id of this.changedBySlug.get(slug) ?? []) {
+      const change = this.changes.get(id);
+      if (change !== undefined && change !== DELETED && (!found || change.id < found.id)) found = change;
     }
-    for (const id of this.table.idsWithSlug(slug) ?? []) {
+    for (const id of this.table.idsWithSlug(slug)) {
       if (this.changes.has(id)) continue;
       const r = this.table.rows.get(id)!;
       if (!found || r.id < found.id) found = r;
@@ -98,16 +115,40 @@ export class TableView<R extends Row> {
 
   insert(r: R): void {
     if (this.get(r.id)) throw new Error(`evcal/memory: id ${r.id} exists`);
-    this.changes.set(r.id, r);
+    this.change(r.id, compact(r));
   }
 
   replace(r: R): void {
     if (!this.get(r.id)) throw new Error(`evcal/memory: no record ${r.id}`);
-    this.changes.set(r.id, r);
+    this.change(r.id, compact(r));
   }
 
   delete(id: number): void {
-    if (this.get(id)) this.changes.set(id, DELETED);
+    if (this.get(id)) this.change(id, DELETED);
+  }
+
+  /** Forgets every change (after a commit). */
+  clear(): void {
+    this.changes.clear();
+    this.changedBySlug.clear();
+  }
+
+  private change(id: number, change: Change<R>): void {
+    const before = this.changes.get(id);
+    if (before !== undefined && before !== DELETED) {
+      const slug = this.slugOf(before);
+      const ids = this.changedBySlug.get(slug);
+      ids?.delete(id);
+      if (ids?.size === 0) this.changedBySlug.delete(slug);
+    }
+    this.changes.set(id, change);
+    if (change !== DELETED) {
+      const slug = this.slugOf(change);
+      if (slug === '') return;
+      let ids = this.changedBySlug.get(slug);
+      if (!ids) this.changedBySlug.set(slug, (ids = new Set()));
+      ids.add(id);
+    }
   }
 
   get dirty(): boolean {

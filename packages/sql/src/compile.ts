@@ -1,10 +1,11 @@
 // The core query AST compiled to SQL: every filter, the sort and the paging run in the
 // database (no filtering afterwards in JavaScript), with the reference engine's semantics.
 import type {
-  EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, TermQuery, TermSortKey,
+  EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, OwnedBy, PostStatus, TermQuery, TermSortKey,
 } from '@evcal/core';
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { storableIds, type SqlDialect } from './dialect';
+import { textHash } from './rows';
 import type { EvcalDatabase } from './schema';
 
 type DB = EvcalDatabase;
@@ -19,7 +20,7 @@ const RAD = Math.PI / 180;
 
 export function eventWhere(q: EventQuery, d: SqlDialect) {
   return (eb: EventsEb): Expression<SqlBool> => {
-    const and: Expression<SqlBool>[] = [eb('e.status', 'in', [...q.statuses])];
+    const and: Expression<SqlBool>[] = [statusIn(eb, 'e', q)];
     if (q.excludeHidden) and.push(eb('e.hide_from_listings', '=', 0));
     if (q.ids) and.push(idsIn(eb, 'e.id', q.ids));
     and.push(...range(eb, 'e.start_utc', q.start), ...range(eb, 'e.end_utc', q.end));
@@ -85,7 +86,7 @@ const SEARCH_COLUMNS = {
 
 export function linkedPostWhere(kind: 'venue' | 'organizer', q: LinkedPostQuery, d: SqlDialect) {
   return (eb: LinkedEb): Expression<SqlBool> => {
-    const and: Expression<SqlBool>[] = [eb('p.status', 'in', [...q.statuses])];
+    const and: Expression<SqlBool>[] = [statusIn(eb, 'p', q)];
     if (q.ids) and.push(idsIn(eb, 'p.id', q.ids));
     if (q.search) {
       const words = q.search;
@@ -93,7 +94,7 @@ export function linkedPostWhere(kind: 'venue' | 'organizer', q: LinkedPostQuery,
       and.push(eb.or(SEARCH_COLUMNS[kind].map((field) =>
         eb.and(words.map((w) => d.contains(sql.ref(`p.search_${field}`), w))))));
     }
-    if (q.titleEquals !== undefined) and.push(eb('p.title_key', '=', q.titleEquals));
+    if (q.titleEquals !== undefined) and.push(eb('p.title_hash', '=', textHash(q.titleEquals)), eb('p.title_key', '=', q.titleEquals));
     if (q.descriptionEquals !== undefined) and.push(eb('p.description_key', '=', q.descriptionEquals));
     if (q.eventId !== undefined) {
       and.push(eb.exists(eb.selectFrom('evcal_event_links as l').select(sql.lit(1).as('one'))
@@ -180,6 +181,16 @@ function usedOrAncestor(q: TermQuery, schema: string | undefined): RawBuilder<Sq
 }
 
 // ---- shared ----
+
+/** One of the statuses, or one of the owner's statuses on the owner's posts (core's statusMatches). */
+function statusIn(eb: ExpressionBuilder<any, any>, alias: string, q: { statuses: readonly PostStatus[]; ownedBy?: OwnedBy }): Expression<SqlBool> {
+  const any: Expression<SqlBool>[] = [];
+  if (q.statuses.length) any.push(eb(`${alias}.status`, 'in', [...q.statuses]));
+  if (q.ownedBy && q.ownedBy.statuses.length) {
+    any.push(eb.and([eb(`${alias}.author_id`, '=', q.ownedBy.authorId), eb(`${alias}.status`, 'in', [...q.ownedBy.statuses])]));
+  }
+  return any.length ? eb.or(any) : NEVER;
+}
 
 function idsIn<E extends ExpressionBuilder<any, any>>(eb: E, column: string, ids: readonly number[]): Expression<SqlBool> {
   const valid = storableIds(ids);

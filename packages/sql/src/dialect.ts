@@ -1,4 +1,5 @@
 // What differs between the SQL dialects evcal supports, in one place.
+import { MAX_ID } from '@evcal/core';
 import { sql, type Expression, type RawBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -34,9 +35,7 @@ export function sqlDialect(name: DialectName): SqlDialect {
   };
 }
 
-/** Ids stored are 32-bit; larger values name nothing (and must not reach an integer comparison). */
-export const MAX_ID = 2_147_483_647;
-
+/** Ids stored are 32-bit (core's MAX_ID); larger values name nothing and must not reach an integer comparison. */
 export function storableIds(ids: readonly number[]): number[] {
   return ids.filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_ID);
 }

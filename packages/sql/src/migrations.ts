@@ -77,6 +77,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .addColumn('phone', 'text', (c) => c.notNull())
         .addColumn('website', 'text', (c) => c.notNull())
         .addColumn('title_key', 'text', (c) => c.notNull())
+        .addColumn('title_hash', 'integer', (c) => c.notNull())
         .addColumn('description_key', 'text', (c) => c.notNull())
         .addColumn('search_phone', 'text', (c) => c.notNull());
       await linked(db.schema.createTable('evcal_venues'))
@@ -105,7 +106,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
       for (const table of ['evcal_venues', 'evcal_organizers']) {
         await db.schema.createIndex(`${table}_status_date`).on(table).columns(['status', 'date', 'id']).execute();
-        await db.schema.createIndex(`${table}_title_key`).on(table).column('title_key').execute();
+        await db.schema.createIndex(`${table}_title_hash`).on(table).column('title_hash').execute();
         await db.schema.createIndex(`${table}_slug`).on(table).column('slug').unique().where(sql.ref('slug'), '<>', '').execute();
       }
 

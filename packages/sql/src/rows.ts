@@ -126,11 +126,20 @@ export function eventRecord(r: EventsTable, links: EventLinks = NO_LINKS): Event
   };
 }
 
+/** FNV-1a over the UTF-16 units of a text, as a signed 32-bit integer. */
+export function textHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
 function linkedKeys(p: VenueRecord | OrganizerRecord) {
+  const titleKey = foldText(p.title.trim());
   return {
     phone: p.phone,
     website: p.website,
-    title_key: foldText(p.title.trim()),
+    title_key: titleKey,
+    title_hash: textHash(titleKey),
     description_key: foldText(p.description.trim()),
     search_phone: foldText(p.phone),
   };

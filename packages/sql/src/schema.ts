@@ -63,6 +63,8 @@ interface LinkedPostColumns extends PostColumns {
   website: string;
   /** foldText(title.trim()) and foldText(description.trim()), for duplicate detection. */
   title_key: string;
+  /** A 32-bit hash of title_key, indexed: names can be longer than an index entry may be. */
+  title_hash: number;
   description_key: string;
   search_phone: string;
 }

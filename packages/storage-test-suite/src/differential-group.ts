@@ -29,24 +29,24 @@ interface World {
 }
 
 const world: fc.Arbitrary<World> = fc.record({
-  venues: fc.array(fc.record({ title: text, status, city: text, geo: fc.boolean(), lat: fc.double({ min: 40, max: 46, noNaN: true }), lng: fc.double({ min: 8, max: 13, noNaN: true }) }), { maxLength: 5 }),
+  venues: fc.array(fc.record({ title: text, status, author: fc.integer({ min: 1, max: 3 }), city: text, geo: fc.boolean(), lat: fc.double({ min: 40, max: 46, noNaN: true }), lng: fc.double({ min: 8, max: 13, noNaN: true }) }), { maxLength: 5 }),
   categories: fc.array(fc.record({ name: text, parent: fc.integer({ min: 0, max: 3 }) }), { maxLength: 5 }),
   tags: fc.array(fc.record({ name: text }), { maxLength: 4 }),
   events: fc.array(fc.record({
-    title: text, description: text, status, start: instant, hours: fc.integer({ min: 0, max: 30 }),
+    title: text, description: text, status, author: fc.integer({ min: 1, max: 3 }), start: instant, hours: fc.integer({ min: 0, max: 30 }),
     startLocalShift: fc.integer({ min: -5, max: 5 }), date: instant, featured: fc.boolean(), hidden: fc.boolean(),
     ticketed: fc.constantFrom(true, false, null), parent: fc.integer({ min: 0, max: 3 }),
     categories: ids(5), tags: ids(4), venues: ids(5), organizers: ids(3),
   }), { maxLength: 14 }),
 }).map((w) => ({
   venues: w.venues.map((v, i) => venueRecord(1000 + i, {
-    title: v.title, status: v.status, city: v.city, geoLat: v.geo ? v.lat : null, geoLng: v.geo ? v.lng : null,
+    title: v.title, status: v.status, authorId: v.author, city: v.city, geoLat: v.geo ? v.lat : null, geoLng: v.geo ? v.lng : null,
     date: utcWall(Date.UTC(2026, 0, 1 + (i % 3))),
   })),
   categories: w.categories.map((c, i) => termRecord(i + 1, { name: c.name || `c${i}`, slug: `c-${i}`, parent: c.parent > 0 && c.parent <= i ? c.parent : 0 })),
   tags: w.tags.map((t, i) => termRecord(100 + i, { name: t.name || `t${i}`, slug: `t-${i}` })),
   events: w.events.map((e, i) => eventRecord(i + 1, {
-    title: e.title, description: e.description, status: e.status, startUtc: e.start, endUtc: e.start + e.hours * 3_600_000,
+    title: e.title, description: e.description, status: e.status, authorId: e.author, startUtc: e.start, endUtc: e.start + e.hours * 3_600_000,
     // Local starts need not follow UTC order (events in different zones).
     startLocal: utcWall(e.start + e.startLocalShift * 3_600_000), date: utcWall(e.date),
     featured: e.featured, hideFromListings: e.hidden, ticketed: e.ticketed, parentId: e.parent,
@@ -54,8 +54,12 @@ const world: fc.Arbitrary<World> = fc.record({
   })),
 }));
 
+const ownedBy = fc.option(fc.record({ authorId: fc.integer({ min: 1, max: 3 }), statuses }), { nil: undefined });
+const maybeNoStatuses = fc.oneof({ weight: 4, arbitrary: statuses }, { weight: 1, arbitrary: fc.constant<PostStatus[]>([]) });
+
 const eventQuery: fc.Arbitrary<EventQuery> = fc.record({
-  statuses,
+  statuses: maybeNoStatuses,
+  ownedBy,
   excludeHidden: fc.boolean(),
   ids: fc.option(ids(14), { nil: undefined }),
   start: fc.option(fc.record({ gte: fc.option(instant, { nil: undefined }), lt: fc.option(instant, { nil: undefined }) }), { nil: undefined }),
@@ -79,7 +83,8 @@ const eventQuery: fc.Arbitrary<EventQuery> = fc.record({
 }).chain((q) => paging.map((p) => prune({ ...q, ...p })));
 
 const linkedQuery: fc.Arbitrary<LinkedPostQuery> = fc.record({
-  statuses,
+  statuses: maybeNoStatuses,
+  ownedBy,
   search: fc.option(fc.array(word.map((w) => w.toLowerCase()), { minLength: 1, maxLength: 2 }), { nil: undefined }),
   eventId: fc.option(fc.integer({ min: 1, max: 14 }), { nil: undefined }),
   hasEvents: fc.option(fc.record({ value: fc.boolean(), eventStatuses: statuses }), { nil: undefined }),

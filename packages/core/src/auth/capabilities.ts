@@ -24,6 +24,21 @@ export interface Principal {
 
 export type RoleTable = Readonly<Record<string, readonly Capability[]>>;
 
+/** A permission decision about to be made. */
+export interface AuthorizationCheck {
+  readonly principal: Principal | undefined;
+  /** A general capability, or reading, editing or deleting one record. */
+  readonly action: Capability | 'read_post' | 'edit_post' | 'delete_post';
+  /** For the record actions: which kind of record, and the record. */
+  readonly kind?: PostKind;
+  readonly post?: PostRecord;
+  /** What the role table decides. */
+  readonly allowed: boolean;
+}
+
+/** Overrides permission decisions: return `check.allowed` to keep the role table's answer. */
+export type Authorize = (check: AuthorizationCheck) => boolean;
+
 const POST_KINDS: readonly PostKindPlural[] = ['events', 'venues', 'organizers'];
 const each = (verbs: readonly string[]) => POST_KINDS.flatMap((k) => verbs.map((verb) => `${verb}_${k}` as Capability));
 
@@ -57,39 +72,43 @@ export interface Permissions {
   canRead(kind: PostKind, post: PostRecord): boolean;
 }
 
-export function permissionsFor(principal: Principal | undefined, roles: RoleTable = DEFAULT_ROLES): Permissions {
+export function permissionsFor(principal: Principal | undefined, roles: RoleTable = DEFAULT_ROLES, authorize?: Authorize): Permissions {
   const caps = new Set<Capability>([
     ...(principal?.role ? roles[principal.role] ?? [] : []),
     ...(principal?.capabilities ?? []),
   ]);
-  const can = (cap: Capability) => caps.has(cap);
+  const decide = (action: AuthorizationCheck['action'], allowed: boolean, kind?: PostKind, post?: PostRecord) =>
+    authorize ? authorize({ principal, action, allowed, ...(kind ? { kind } : {}), ...(post ? { post } : {}) }) : allowed;
+  const has = (cap: Capability) => caps.has(cap);
+  const can = (cap: Capability) => decide(cap, has(cap));
   const own = (post: PostRecord) => principal !== undefined && principal.id !== 0 && post.authorId === principal.id;
 
-  // WordPress map_meta_cap for edit_post / delete_post.
+  // WordPress map_meta_cap for edit_post / delete_post, on the role table's capabilities.
   const mayChange = (verb: 'edit' | 'delete', kind: PostKind, post: PostRecord): boolean => {
     const k = plural(kind);
-    if (!can(`${verb}_${k}`)) return false;
+    if (!has(`${verb}_${k}`)) return false;
     const status = post.status;
     if (own(post)) {
-      return status === 'publish' || status === 'future' ? can(`${verb}_published_${k}`) : true;
+      return status === 'publish' || status === 'future' ? has(`${verb}_published_${k}`) : true;
     }
-    if (!can(`${verb}_others_${k}`)) return false;
-    if (status === 'publish' || status === 'future') return can(`${verb}_published_${k}`);
-    if (status === 'private') return can(`${verb}_private_${k}`);
+    if (!has(`${verb}_others_${k}`)) return false;
+    if (status === 'publish' || status === 'future') return has(`${verb}_published_${k}`);
+    if (status === 'private') return has(`${verb}_private_${k}`);
     return true;
+  };
+  const mayRead = (kind: PostKind, post: PostRecord): boolean => {
+    if (post.status === 'publish') return true;
+    if (own(post)) return true;
+    if (post.status === 'private') return has(`read_private_${plural(kind)}`);
+    return mayChange('edit', kind, post);
   };
 
   return {
     principal,
     can,
-    canEdit: (kind, post) => mayChange('edit', kind, post),
-    canDelete: (kind, post) => mayChange('delete', kind, post),
-    canRead: (kind, post) => {
-      if (post.status === 'publish') return true;
-      if (own(post)) return true;
-      if (post.status === 'private') return can(`read_private_${plural(kind)}`);
-      return mayChange('edit', kind, post);
-    },
+    canEdit: (kind, post) => decide('edit_post', mayChange('edit', kind, post), kind, post),
+    canDelete: (kind, post) => decide('delete_post', mayChange('delete', kind, post), kind, post),
+    canRead: (kind, post) => decide('read_post', mayRead(kind, post), kind, post),
   };
 }
 

@@ -6,9 +6,9 @@ import type { Capability } from '../auth/capabilities';
 import { DEFAULT_ROLES } from '../auth/capabilities';
 import { CalendarError, isCalendarError } from '../errors';
 import { arg, parseArgs, type ArgSpecs } from '../input/args';
-import { anyString, nonEmptyString, positiveInt, wpBoolean } from '../input/wire-schemas';
+import { anyString, MAX_TERM_NAME, nonEmptyString, positiveInt, wpBoolean } from '../input/wire-schemas';
 import {
-  POST_STATUSES, type EventRecord, type ImageRecord, type OrganizerRecord, type PostRecord, type Taxonomy, type VenueRecord,
+  MAX_ID, POST_STATUSES, type EventRecord, type ImageRecord, type OrganizerRecord, type PostRecord, type Taxonomy, type VenueRecord,
 } from '../model/records';
 import { decodeDataset, encodeDataset, type EncodedDataset } from './codec';
 import { sanitizeSlug } from '../domain/slug';
@@ -56,7 +56,7 @@ const IMPORTER_CAPS = [...new Set(Object.values(DEFAULT_ROLES).flat())] as Capab
 const anyStatus = arg({ schema: v.picklist(POST_STATUSES), description: 'Any post status' });
 const stamp = arg({ schema: v.pipe(v.string(), v.check((s) => parseWall(s) !== undefined)), description: 'YYYY-MM-DD HH:MM:SS' });
 const recordExtras = {
-  id: arg({ schema: positiveInt, description: 'The record id', type: 'integer' }),
+  id: arg({ schema: v.pipe(positiveInt, v.maxValue(MAX_ID)), description: 'The record id', type: 'integer' }),
   status: anyStatus,
   password: arg({ schema: anyString, description: 'The password protecting the record', type: 'string' }),
   slug: arg({ schema: nonEmptyString, description: 'The slug', type: 'string' }),
@@ -139,7 +139,7 @@ export async function exportDataset(storage: Storage): Promise<EncodedDataset> {
 async function importTerm(call: Call, taxonomy: Taxonomy, raw: Record<string, unknown>, path: string): Promise<void> {
   const specs = {
     id: recordExtras.id,
-    name: arg({ schema: nonEmptyString, required: true, description: 'name', type: 'string' }),
+    name: arg({ schema: v.pipe(nonEmptyString, v.maxLength(MAX_TERM_NAME)), required: true, description: 'name', type: 'string' }),
     slug: recordExtras.slug,
     description: arg({ schema: anyString, description: 'description', type: 'string' }),
     ...(taxonomy === 'category' ? { parent: arg({ schema: v.union([v.literal(0), positiveInt]), description: 'parent', type: 'integer' }) } : {}),

@@ -80,6 +80,11 @@ export async function parseArgs<S extends ArgSpecs>(
   const failures: ParamFailure[] = [];
   for (const [name, spec] of Object.entries(specs)) {
     if (!(name in present)) continue;
+    // No text may carry a NUL character (databases cannot store it, and no legitimate value has one).
+    if (containsNul(present[name])) {
+      failures.push({ param: name, message: 'Invalid parameter.' });
+      continue;
+    }
     const result = v.safeParse(spec.schema, present[name]);
     if (!result.success) {
       failures.push(spec.type
@@ -98,4 +103,10 @@ export async function parseArgs<S extends ArgSpecs>(
   }
   if (failures.length > 0) throw invalidParams(failures);
   return { values: values as ArgValues<S>, sent };
+}
+
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 16 || value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, depth + 1));
 }

@@ -75,8 +75,11 @@ export const stringList = v.pipe(listInput, v.transform(splitList), v.array(v.st
 /** A list of positive integers (ids). */
 export const idList = v.pipe(listInput, v.transform(splitList), v.array(positiveInt));
 
+/** The longest term name (WordPress's column). */
+export const MAX_TERM_NAME = 200;
+
 /** A list of terms by id, slug or name. */
-export const termRefList = stringList;
+export const termRefList = v.pipe(listInput, v.transform(splitList), v.array(v.pipe(v.string(), v.maxLength(MAX_TERM_NAME))));
 
 // ---- helpers (exported for the operations that parse nested values) ----
 

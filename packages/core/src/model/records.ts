@@ -8,6 +8,9 @@ export type PostStatus = (typeof POST_STATUSES)[number];
 /** The statuses a write may set. */
 export const WRITABLE_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const satisfies readonly PostStatus[];
 
+/** The largest id a record may have (32-bit, as storage holds them); larger ids name nothing. */
+export const MAX_ID = 2_147_483_647;
+
 /** The kinds of record sharing the post id sequence. */
 export type PostKind = 'event' | 'venue' | 'organizer';
 export type Taxonomy = 'category' | 'tag';

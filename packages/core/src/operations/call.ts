@@ -27,7 +27,7 @@ export interface Call {
 }
 
 export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
-  const permissions = permissionsFor(ctx.principal, config.roles);
+  const permissions = permissionsFor(ctx.principal, config.roles, config.authorize);
   const now = config.now();
   const links = ctx.links ?? { siteUrl: config.siteUrl, apiRoot: `${config.siteUrl}/cal/events/v1` };
   return {

@@ -1,7 +1,7 @@
 // Calendar options, and their resolved form that every operation reads.
-import { DEFAULT_ROLES, type Principal, type RoleTable } from '../auth/capabilities';
+import { DEFAULT_ROLES, type Authorize, type Principal, type RoleTable } from '../auth/capabilities';
 import { DEFAULT_CURRENCY, type CurrencyDefaults } from '../domain/cost';
-import type { EventRecord, ImageRecord } from '../model/records';
+import { MAX_ID, type EventRecord, type ImageRecord } from '../model/records';
 import type { Storage } from '../storage/storage';
 import { resolveZone, type Zone } from '../time/zone';
 import { isAllowedUrl } from '../input/wire-schemas';
@@ -40,6 +40,14 @@ export interface CalendarOptions {
   };
   /** Role name -> capabilities. @default WordPress's roles with The Events Calendar's capabilities */
   readonly roles?: RoleTable;
+  /**
+   * Overrides any permission decision (a general capability, or reading, editing or deleting
+   * one record); receives the role table's answer as `allowed`. Record decisions apply to
+   * single reads, writes and embedded records; lists select by status and authorship in the
+   * storage, so hiding a published record from lists takes a status, not a read decision.
+   * @default the role table decides
+   */
+  readonly authorize?: Authorize;
   /** Which user ids exist. @default every positive id exists */
   readonly users?: UserDirectory;
   /** Resolves `image` values. @default absolute http(s) URLs are taken as given; ids name nothing */
@@ -68,6 +76,7 @@ export interface CalendarConfig {
   readonly defaultPerPage: number;
   readonly maxPerPage: number;
   readonly roles: RoleTable;
+  readonly authorize: Authorize | undefined;
   readonly users: UserDirectory;
   readonly images: ImageProvider;
   readonly tickets: ((event: EventRecord) => boolean) | 'stored' | undefined;
@@ -102,7 +111,8 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     defaultPerPage,
     maxPerPage,
     roles: options.roles ?? DEFAULT_ROLES,
-    users: options.users ?? { exists: (id) => Number.isInteger(id) && id > 0 },
+    authorize: options.authorize,
+    users: options.users ?? { exists: (id) => Number.isInteger(id) && id > 0 && id <= MAX_ID },
     images: options.images ?? urlImages,
     tickets: options.tickets,
     geoRadiusKm: options.geoRadiusKm ?? 50,

@@ -1,6 +1,6 @@
 // Arguments of the event routes (interface.md; behaviour.md §2.1, §3.1, §4.1, §4.2).
 import * as v from 'valibot';
-import { arg, type ArgSpecs } from '../input/args';
+import { arg, type ArgContext, type ArgSpecs } from '../input/args';
 import {
   anyString, idList, nonEmptyString, strictDates, toPositiveInt, termRefList, timeValue, urlOrEmpty, wpBoolean, zoneOrEmpty,
 } from '../input/wire-schemas';
@@ -16,6 +16,15 @@ const flag = (description: string) => arg({ schema: wpBoolean, description, type
 const coordinate = (min: number, max: number) =>
   v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\s*[+-]?\d+(\.\d+)?\s*$/))]), v.transform(Number), v.number(), v.minValue(min), v.maxValue(max));
 
+/** Every id must name a venue (organizer) the caller may read: lists never confirm a hidden one exists. */
+function readableIds(kind: 'venue' | 'organizer') {
+  return async (ids: readonly number[], ctx: ArgContext): Promise<string | undefined> => {
+    const found = await (kind === 'venue' ? ctx.storage.venues : ctx.storage.organizers).getMany(ids);
+    const readable = found.filter((post) => ctx.permissions.canRead(kind, post));
+    return readable.length === new Set(ids).size ? undefined : 'Invalid parameter.';
+  };
+}
+
 /** `GET /events`. */
 export const eventListArgs = {
   page: pageArg,
@@ -29,16 +38,8 @@ export const eventListArgs = {
     validate: termFilterValidator('category'),
   }),
   tags: arg({ schema: termRefList, description: 'Events with any of these tags, by id or slug, as a list or CSV', validate: termFilterValidator('tag') }),
-  venue: arg({
-    schema: idList,
-    description: 'Events at any of these venue ids, as a list or CSV',
-    validate: async (ids, ctx) => ((await ctx.storage.venues.getMany(ids)).length === new Set(ids).size ? undefined : 'Invalid parameter.'),
-  }),
-  organizer: arg({
-    schema: idList,
-    description: 'Events with any of these organizer ids, as a list or CSV',
-    validate: async (ids, ctx) => ((await ctx.storage.organizers.getMany(ids)).length === new Set(ids).size ? undefined : 'Invalid parameter.'),
-  }),
+  venue: arg({ schema: idList, description: 'Events at any of these venue ids, as a list or CSV', validate: readableIds('venue') }),
+  organizer: arg({ schema: idList, description: 'Events with any of these organizer ids, as a list or CSV', validate: readableIds('organizer') }),
   featured: flag('Only featured (true) or only not featured (false) events'),
   status: statusFilterArg('event'),
   geoloc: flag('Only events whose venue has coordinates'),

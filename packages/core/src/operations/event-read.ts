@@ -8,9 +8,9 @@ import type { Call } from './call';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { renderEvent, renderEvents } from './event-render';
-import { listLinks, totalPages, type ListResult } from './list-urls';
+import { listLinks, pageOffset, totalPages, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
-import { effectiveStatuses } from './status-filter';
+import { visibility } from './status-filter';
 import { termFilterIds } from './term-refs';
 
 type Input = Readonly<Record<string, unknown>>;
@@ -20,7 +20,7 @@ export async function listEvents(call: Call, input: Input): Promise<ListResult> 
   const { values, sent } = await parseArgs(eventListArgs, input, call.args);
   const page = values.page!;
   const perPage = Math.min(values.per_page!, call.config.maxPerPage);
-  const { query, shown } = await buildQuery(call, values, sent, page, perPage);
+  const { query, shown, visible } = await buildQuery(call, values, sent, page, perPage);
   const result = await call.storage.events.list(query);
   if (result.items.length === 0 && page > 1) {
     throw new CalendarError('event_page_not_found', 'The requested event archive page does not exist');
@@ -30,7 +30,7 @@ export async function listEvents(call: Call, input: Input): Promise<ListResult> 
     ['page', page], ['per_page', perPage], ['start_date', shown.start_date], ['end_date', shown.end_date],
     ['search', values.search], ['geoloc', values.geoloc ? 1 : undefined],
     ['geoloc_lat', values.geoloc_lat], ['geoloc_lng', values.geoloc_lng],
-    ['status', query.statuses.join(',')], ['post_parent', values.post_parent], ['include', values.include?.join(',')],
+    ['status', visible.requested.join(',')], ['post_parent', values.post_parent], ['include', values.include?.join(',')],
     ['starts_before', shown.starts_before], ['starts_after', shown.starts_after],
     ['ends_before', shown.ends_before], ['ends_after', shown.ends_after],
     ['ticketed', values.ticketed === undefined ? undefined : values.ticketed ? 1 : 0],
@@ -114,8 +114,10 @@ async function buildQuery(call: Call, values: ListValues, sent: ReadonlySet<stri
     : near
       ? [{ field: 'distance', direction: 'asc' }, { field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }]
       : [{ field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }];
+  const visible = visibility(call.permissions, 'event', values.status);
   const query: EventQuery = {
-    statuses: effectiveStatuses(call.permissions, 'event', values.status),
+    statuses: visible.statuses,
+    ...(visible.ownedBy ? { ownedBy: visible.ownedBy } : {}),
     excludeHidden: true,
     ...(include ? { ids: values.include! } : {}),
     ...(window.start ? { start: window.start } : {}),
@@ -133,7 +135,7 @@ async function buildQuery(call: Call, values: ListValues, sent: ReadonlySet<stri
       : values.geoloc ? { geo: { kind: 'has-coordinates' as const } } : {}),
     sort,
     limit: perPage,
-    offset: (page - 1) * perPage,
+    offset: pageOffset(page, perPage),
   };
-  return { query, shown: window.shown };
+  return { query, shown: window.shown, visible };
 }

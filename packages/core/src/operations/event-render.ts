@@ -41,6 +41,7 @@ export async function renderEvents(call: Call, events: readonly EventRecord[], o
     related,
     currency: call.config.currency,
     unlocked: (kind, post) => isUnlocked(call, kind, post, options),
+    visible: (kind, post) => call.permissions.canRead(kind, post),
     ...(tickets ? { ticketed: (e: EventRecord) => e.ticketed ?? false } : {}),
     ...(options.jsonLd ? { jsonLd: true } : {}),
   }));

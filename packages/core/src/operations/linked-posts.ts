@@ -16,11 +16,11 @@ import type { CalendarConfig } from './config';
 import {
   linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, META_FIELDS, readArgs,
 } from './linked-post-args';
-import { listLinks, totalPages, type ListResult } from './list-urls';
+import { listLinks, pageOffset, totalPages, type ListResult } from './list-urls';
 import { explicitDates, isUnlocked, type Unlock } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
 import { resolveImage } from './shared-args';
-import { EDITOR_STATUSES, effectiveStatuses, PUBLIC_STATUSES } from './status-filter';
+import { EDITOR_STATUSES, PUBLIC_STATUSES, visibility, type Visibility } from './status-filter';
 
 type LinkedRecord = VenueRecord | OrganizerRecord;
 type Values = Record<string, unknown>;
@@ -107,7 +107,8 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       const { values } = await parseArgs(listArgs, input, call.args);
       const page = values.page!;
       const perPage = Math.min(values.per_page!, config.maxPerPage);
-      const query = listQuery(call, kind, values as Values, page, perPage);
+      const visible = visibility(call.permissions, kind, values.status as string[] | undefined);
+      const query = listQuery(call, kind, values as Values, visible, page, perPage);
       const result = await collection(call).list(query);
       if (result.items.length === 0 && page > 1) {
         throw new CalendarError(`${kind}_page_not_found`, `The requested ${kind} archive page does not exist`);
@@ -117,7 +118,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
         ['page', page], ['per_page', perPage], ['search', values.search], ['event', values.event],
         ['has_events', values.has_events === undefined ? undefined : values.has_events ? 1 : 0],
         ['only_with_upcoming', values.only_with_upcoming ? 1 : undefined],
-        ['status', query.statuses.join(',')],
+        ['status', visible.requested.join(',')],
       ], page, page < pages, page > 1 && page - 1 <= pages);
       const items = result.items.map((post) => {
         const body = render(call, post);
@@ -202,24 +203,26 @@ export function newLinkedPost(call: Call, kind: LinkedPostKind, id: number, valu
 
 // ---- helpers ----
 
-function listQuery(call: Call, kind: LinkedPostKind, values: Values, page: number, perPage: number): LinkedPostQuery {
-  const statuses = effectiveStatuses(call.permissions, kind, values.status as string[] | undefined);
-  const canEditEvents = call.permissions.can('edit_events');
+function listQuery(call: Call, kind: LinkedPostKind, values: Values, visible: Visibility, page: number, perPage: number): LinkedPostQuery {
+  // Events count only when the caller could see them in lists: editors see others' unpublished events.
+  const seesOthersEvents = call.permissions.can('edit_others_events');
   const search = values.search === undefined ? undefined : fragmentWords(String(values.search));
   return {
-    statuses,
+    statuses: visible.statuses,
+    ...(visible.ownedBy ? { ownedBy: visible.ownedBy } : {}),
     ...(search && search.length > 0 ? { search } : {}),
     ...(values.event !== undefined ? { eventId: values.event as number } : {}),
-    // has_events counts events that are not drafts or pending (behaviour.md §2.2); only public ones for the public.
+    // has_events counts events that are not drafts or pending (behaviour.md §2.2); only published ones
+    // for callers who cannot see others' unpublished events.
     ...(values.has_events !== undefined ? {
-      hasEvents: { value: values.has_events as boolean, eventStatuses: canEditEvents ? ['publish', 'future', 'private', 'trash'] : PUBLIC_STATUSES },
+      hasEvents: { value: values.has_events as boolean, eventStatuses: seesOthersEvents ? ['publish', 'future', 'private', 'trash'] : PUBLIC_STATUSES },
     } : {}),
     ...(values.only_with_upcoming ? {
-      withEvents: { eventStatuses: canEditEvents ? EDITOR_STATUSES : PUBLIC_STATUSES, startingFrom: call.now },
+      withEvents: { eventStatuses: seesOthersEvents ? EDITOR_STATUSES : PUBLIC_STATUSES, startingFrom: call.now },
     } : {}),
     sort: [{ field: 'date', direction: 'desc' }, { field: 'id', direction: 'desc' }],
     limit: perPage,
-    offset: (page - 1) * perPage,
+    offset: pageOffset(page, perPage),
   };
 }
 

@@ -28,6 +28,11 @@ export function listLinks(base: string, params: UrlParams, page: number, hasNext
   };
 }
 
+/** The offset of a page; absurd pages (page=1e300) stay a safe integer and simply find nothing. */
+export function pageOffset(page: number, perPage: number): number {
+  return Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);
+}
+
 export function totalPages(total: number, perPage: number): number {
   return total === 0 ? 0 : Math.ceil(total / perPage);
 }

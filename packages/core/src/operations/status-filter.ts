@@ -4,6 +4,7 @@ import type { Permissions } from '../auth/capabilities';
 import { arg } from '../input/args';
 import { stringList } from '../input/wire-schemas';
 import { POST_STATUSES, type PostKind, type PostStatus } from '../model/records';
+import type { OwnedBy } from '../query/query-types';
 
 /** What callers who may edit a kind see by default: every status but trash and auto-draft. */
 export const EDITOR_STATUSES: readonly PostStatus[] = ['publish', 'future', 'draft', 'pending', 'private'];
@@ -25,10 +26,34 @@ export function statusFilterArg(kind: PostKind) {
   });
 }
 
-/** The statuses a list shows: those asked for, else the default for the caller. */
-export function effectiveStatuses(permissions: Permissions, kind: PostKind, requested: readonly string[] | undefined): PostStatus[] {
-  if (requested) return [...new Set(requested)] as PostStatus[];
-  return [...(canEditKind(permissions, kind) ? EDITOR_STATUSES : PUBLIC_STATUSES)];
+/** What a list shows a caller: the statuses asked for (or the default), as far as they may read them. */
+export interface Visibility {
+  /** The statuses asked for, or the caller's default (what `rest_url` shows). */
+  readonly requested: readonly PostStatus[];
+  /** The query's status condition: everyone's posts with `statuses`, the caller's own with `ownedBy`. */
+  readonly statuses: readonly PostStatus[];
+  readonly ownedBy?: OwnedBy;
+}
+
+/**
+ * One visibility policy for every list: a caller sees others' posts that are published, others'
+ * private posts with the read-private capability, others' drafts, pending, scheduled and
+ * trashed posts with the edit-others capability, and every status of their own posts when they
+ * can edit the kind — exactly what a single read would show them.
+ */
+export function visibility(permissions: Permissions, kind: PostKind, requested: readonly string[] | undefined): Visibility {
+  const wanted = [...new Set(requested ?? (canEditKind(permissions, kind) ? EDITOR_STATUSES : PUBLIC_STATUSES))] as PostStatus[];
+  const k = `${kind}s` as PostKindPlural;
+  const othersVisible = (s: PostStatus) => s === 'publish'
+    || (s === 'private' ? permissions.can(`read_private_${k}`) : permissions.can(`edit_others_${k}`));
+  const statuses = wanted.filter(othersVisible);
+  const own = wanted.filter((s) => !othersVisible(s));
+  const me = permissions.principal?.id;
+  return {
+    requested: wanted,
+    statuses,
+    ...(own.length && me && canEditKind(permissions, kind) ? { ownedBy: { authorId: me, statuses: own } } : {}),
+  };
 }
 
 export function canEditKind(permissions: Permissions, kind: PostKind): boolean {

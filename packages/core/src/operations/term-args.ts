@@ -1,7 +1,7 @@
 // Arguments of the category and tag routes (interface.md; behaviour.md §2.3, §4.8).
 import * as v from 'valibot';
 import { arg, type ArgContext, type ArgSpecs } from '../input/args';
-import { anyString, nonEmptyString, positiveInt, termRefList, wpBoolean } from '../input/wire-schemas';
+import { anyString, MAX_TERM_NAME, nonEmptyString, positiveInt, termRefList, wpBoolean } from '../input/wire-schemas';
 import type { Taxonomy } from '../model/records';
 import { eventIdArg } from './event-ref-args';
 import { pageArg, perPageArg } from './shared-args';
@@ -61,7 +61,7 @@ export function termListArgs(taxonomy: Taxonomy) {
 /** Create (name required) and update (nothing required) of a term. */
 export function termWriteArgs(taxonomy: Taxonomy, create: boolean) {
   return {
-    name: arg({ schema: nonEmptyString, required: create, description: `The ${noun(taxonomy)} name`, type: 'string' }),
+    name: arg({ schema: v.pipe(nonEmptyString, v.maxLength(MAX_TERM_NAME)), required: create, description: `The ${noun(taxonomy)} name (at most ${MAX_TERM_NAME} characters)`, type: 'string' }),
     description: arg({ schema: anyString, description: `The ${noun(taxonomy)} description`, type: 'string' }),
     slug: arg({ schema: nonEmptyString, description: `The ${noun(taxonomy)} slug`, type: 'string' }),
     parent: taxonomy === 'category' ? parentArg : arg({ schema: v.unknown(), description: 'Not supported: tags have no parent' }),

@@ -9,7 +9,7 @@ import { termJson } from '../represent/term-json';
 import { withDescendants } from '../query/term-engine';
 import { beginCall, requirePermission, withStorage, type Call, type CallContext } from './call';
 import type { CalendarConfig } from './config';
-import { listLinks, totalPages, type ListResult } from './list-urls';
+import { listLinks, pageOffset, totalPages, type ListResult } from './list-urls';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
 
@@ -67,7 +67,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
         countStatuses: ['publish'],
         sort: [{ field: field === 'include' && !include ? 'id' : field, direction }, ...(field === 'id' ? [] : [{ field: 'id' as const, direction: 'asc' as const }])],
         limit: perPage,
-        offset: (page - 1) * perPage,
+        offset: pageOffset(page, perPage),
       };
       const result = await terms.list(query);
       const pages = totalPages(result.total, perPage);

@@ -1,8 +1,8 @@
 // The reference semantics of an event query, as pure functions. The memory and file
 // adapters run them; the SQL adapter must return the same pages (the storage test suite
 // compares them).
-import type { EventRecord, VenueRecord } from '../model/records';
-import type { EventQuery, EventSortKey, GeoFilter, InstantRange, Page } from './query-types';
+import type { EventRecord, PostRecord, PostStatus, VenueRecord } from '../model/records';
+import type { EventQuery, EventSortKey, GeoFilter, InstantRange, OwnedBy, Page } from './query-types';
 import { everyWordInSome, foldText } from './text-match';
 
 /** What evaluating an event query needs beyond the events themselves. */
@@ -13,7 +13,7 @@ export interface EventQueryContext {
 
 /** Whether an event satisfies every filter of the query (paging and sort aside). */
 export function matchesEventQuery(event: EventRecord, query: EventQuery, ctx: EventQueryContext): boolean {
-  if (!query.statuses.includes(event.status)) return false;
+  if (!statusMatches(event, query)) return false;
   if (query.excludeHidden && event.hideFromListings) return false;
   if (query.ids && !query.ids.includes(event.id)) return false;
   if (query.start && !inRange(event.startUtc, query.start)) return false;
@@ -81,6 +81,12 @@ export function paginate<T>(sorted: readonly T[], paging: { readonly limit?: num
 /** The folded texts an event search looks in. */
 export function searchableTexts(event: EventRecord): string[] {
   return [foldText(event.title), foldText(event.description), foldText(event.excerpt)];
+}
+
+/** The status condition: one of `statuses`, or one of `ownedBy.statuses` on the owner's posts. */
+export function statusMatches(post: PostRecord, q: { readonly statuses: readonly PostStatus[]; readonly ownedBy?: OwnedBy }): boolean {
+  if (q.statuses.includes(post.status)) return true;
+  return q.ownedBy !== undefined && post.authorId === q.ownedBy.authorId && q.ownedBy.statuses.includes(post.status);
 }
 
 // ---- helpers ----

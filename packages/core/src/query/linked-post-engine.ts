@@ -1,6 +1,6 @@
 // The reference semantics of venue and organizer lists, as pure functions.
 import type { EventRecord, LinkedPostRecord, OrganizerRecord, VenueRecord } from '../model/records';
-import { paginate } from './event-engine';
+import { paginate, statusMatches } from './event-engine';
 import type { LinkedEventCondition, LinkedPostQuery, LinkedPostSortKey, Page } from './query-types';
 import { foldText, someTextHasEvery } from './text-match';
 
@@ -21,7 +21,7 @@ export type LinkedEventsOf = (kind: LinkedPostKind, id: number) => Iterable<Even
 export function matchesLinkedPostQuery(
   kind: LinkedPostKind, post: LinkedPostRecord, query: LinkedPostQuery, eventsOf: LinkedEventsOf,
 ): boolean {
-  if (!query.statuses.includes(post.status)) return false;
+  if (!statusMatches(post, query)) return false;
   if (query.ids && !query.ids.includes(post.id)) return false;
   if (query.search && !someTextHasEvery(query.search, linkedPostSearchTexts(kind, post))) return false;
   if (query.titleEquals !== undefined && foldText(post.title.trim()) !== query.titleEquals) return false;

@@ -33,9 +33,19 @@ export type GeoFilter =
   /** Events whose venue lies within `radiusKm` of a point (great-circle distance). */
   | { readonly kind: 'near'; readonly lat: number; readonly lng: number; readonly radiusKm: number };
 
-export interface EventQuery extends Paging {
-  /** Statuses to include; never empty. */
+/**
+ * The caller's own posts: those by `authorId` also match with these statuses (a contributor
+ * sees their own drafts, not everyone's).
+ */
+export interface OwnedBy {
+  readonly authorId: number;
   readonly statuses: readonly PostStatus[];
+}
+
+export interface EventQuery extends Paging {
+  /** Statuses to include (may be empty when `ownedBy` is given). */
+  readonly statuses: readonly PostStatus[];
+  readonly ownedBy?: OwnedBy;
   /** Leave out events hidden from listings. */
   readonly excludeHidden: boolean;
   readonly ids?: readonly number[];
@@ -72,7 +82,9 @@ export interface LinkedPostSortKey {
 
 /** A venue or organizer list. */
 export interface LinkedPostQuery extends Paging {
+  /** Statuses to include (may be empty when `ownedBy` is given). */
   readonly statuses: readonly PostStatus[];
+  readonly ownedBy?: OwnedBy;
   readonly ids?: readonly number[];
   /** Folded fragments; all must occur in one and the same searchable field. */
   readonly search?: readonly string[];

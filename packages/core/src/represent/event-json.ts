@@ -30,6 +30,8 @@ export interface EventJsonOptions {
   readonly currency: CurrencyDefaults;
   /** Whether this caller sees a protected post in full (password given, or may edit it). */
   readonly unlocked: (kind: 'event' | 'venue' | 'organizer', post: EventRecord | VenueRecord | OrganizerRecord) => boolean;
+  /** Whether this caller may see a linked venue or organizer at all; others are left out. */
+  readonly visible: (kind: 'venue' | 'organizer', post: VenueRecord | OrganizerRecord) => boolean;
   /** Add the `ticketed` key (an app supplies ticketing). */
   readonly ticketed?: (event: EventRecord) => boolean;
   /** Single GET: add `json_ld` (and never redact: refused upstream instead). */
@@ -43,11 +45,11 @@ export function eventJson(event: EventRecord, options: EventJsonOptions): EventJ
   const gid = globalId(links, event.id);
   const venues = event.venueIds.flatMap((id) => {
     const v = related.venues.get(id);
-    return v ? [embedded('venue', venueJson(links, v), v, options)] : [];
+    return v && options.visible('venue', v) ? [embedded('venue', venueJson(links, v), v, options)] : [];
   });
   const organizers = event.organizerIds.flatMap((id) => {
     const o = related.organizers.get(id);
-    return o ? [embedded('organizer', organizerJson(links, o), o, options)] : [];
+    return o && options.visible('organizer', o) ? [embedded('organizer', organizerJson(links, o), o, options)] : [];
   });
   const out: EventJson = {
     id: event.id,
@@ -92,8 +94,8 @@ export function eventJson(event: EventRecord, options: EventJsonOptions): EventJ
   if (options.jsonLd) {
     out.json_ld = eventJsonLd({
       links, event, currency: options.currency,
-      venue: event.venueIds.map((id) => related.venues.get(id)).find((v) => v !== undefined),
-      organizer: event.organizerIds.map((id) => related.organizers.get(id)).find((o) => o !== undefined),
+      venue: event.venueIds.map((id) => related.venues.get(id)).find((v) => v !== undefined && options.visible('venue', v)),
+      organizer: event.organizerIds.map((id) => related.organizers.get(id)).find((o) => o !== undefined && options.visible('organizer', o)),
     });
     return out;
   }
