@@ -1,6 +1,7 @@
 // The `evcal` command: serve, import, export.
 import { randomBytes } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { LANGUAGES } from '@evcal/http';
 import { demoDataset } from './demo-dataset';
 import { parseUser, serve, type ServeUser } from './serve';
 import { DEFAULT_STORAGE, redact } from './storage-url';
@@ -34,6 +35,8 @@ Options of serve:
   --cors-origin <origin>     let browser pages on this origin call the API (CORS); repeatable;
                              "*" for any origin (default: CORS off)
   --rate-limit <n>           requests per minute per client (user, else address); over it: 429
+  --languages <list>         serve these languages (of ${LANGUAGES.join(', ')}), e.g. en,de,fr,es:
+                             the first at /cal/events/v1, each at /<language>/cal/events/v1
   --demo                     load a small demo calendar into an empty storage, and print an
                              administrator token
   -h, --help                 this help
@@ -113,6 +116,7 @@ async function runServe(args: readonly string[]): Promise<number> {
     demo: { type: 'boolean' },
     'cors-origin': { type: 'string', multiple: true },
     'rate-limit': { type: 'string' },
+    languages: { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(HELP);
@@ -135,6 +139,11 @@ async function runServe(args: readonly string[]): Promise<number> {
   const defaultPerPage = integer('default-per-page', values['default-per-page'] as string | undefined, 1);
   const maxPerPage = integer('max-per-page', values['max-per-page'] as string | undefined, 1);
   const rateLimit = integer('rate-limit', values['rate-limit'] as string | undefined, 1);
+  const languages = values.languages === undefined ? undefined : (values.languages as string).split(',').map((l) => l.trim());
+  for (const language of languages ?? []) {
+    if (!LANGUAGES.includes(language)) throw new UsageError(`--languages ${values.languages}: no catalogue for "${language}" (one of ${LANGUAGES.join(', ')})`);
+  }
+  if (languages && new Set(languages).size !== languages.length) throw new UsageError(`--languages lists a language twice: ${values.languages}`);
   const corsOrigins = (values['cors-origin'] as string[] | undefined) ?? [];
   for (const origin of corsOrigins) {
     if (origin !== '*' && !isOrigin(origin)) throw new UsageError(`--cors-origin must be an origin such as https://app.example, or "*", got "${origin}"`);
@@ -150,6 +159,7 @@ async function runServe(args: readonly string[]): Promise<number> {
     ...(now !== undefined ? { now } : {}),
     ...(rateLimit !== undefined ? { rateLimit } : {}),
     ...(corsOrigins.length ? { corsOrigins } : {}),
+    ...(languages ? { languages } : {}),
     ...(values.demo ? { dataset: demoDataset(now) } : {}),
     users,
   });
@@ -165,6 +175,7 @@ async function runServe(args: readonly string[]): Promise<number> {
   });
   const storage = redact((values.storage as string | undefined) ?? DEFAULT_STORAGE);
   process.stdout.write(`evcal listening on ${server.origin}\nAPI root: ${server.apiRoot}\nStorage: ${storage}\n`);
+  for (const [language, root] of Object.entries(server.languageRoots)) process.stdout.write(`Language ${language}: ${root}\n`);
   if (demoToken) {
     process.stdout.write(`Demo calendar ready. Administrator token: ${demoToken}\n`
       + `  curl -H "Authorization: Bearer ${demoToken}" ${server.apiRoot}/events\n`);

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { createCalendar, DEFAULT_ROLES, MAX_ID, type Principal, type Storage } from '@evcal/core';
-import { bearerTokens, createFetchHandler, memoryRateLimit, toNodeHandler } from '@evcal/http';
+import { bearerTokens, createFetchHandler, createLanguageHandler, memoryRateLimit, toNodeHandler, type FetchHandlerOptions } from '@evcal/http';
 import { DEFAULT_STORAGE, openStorage } from './storage-url';
 
 export interface ServeOptions {
@@ -29,6 +29,11 @@ export interface ServeOptions {
   readonly corsOrigins?: readonly string[];
   /** Requests per minute allowed per client (user, else address). @default unlimited */
   readonly rateLimit?: number;
+  /**
+   * Languages served: the first at `/cal/events/v1`, each at `/<language>/cal/events/v1`.
+   * @default ['en'], without language addresses
+   */
+  readonly languages?: readonly string[];
 }
 
 export interface ServeUser extends Principal {
@@ -40,6 +45,8 @@ export interface RunningServer {
   readonly origin: string;
   /** The API root, e.g. `http://127.0.0.1:8080/cal/events/v1`. */
   readonly apiRoot: string;
+  /** The API root of each language served with `languages`, e.g. `{ de: 'http://…/de/cal/events/v1' }`. */
+  readonly languageRoots: Readonly<Record<string, string>>;
   close(): Promise<void>;
 }
 
@@ -59,13 +66,17 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     });
     if (options.seed) await calendar.importDataset(await readDataset(options.seed));
     if (options.dataset && (await storage.sequences.peek('post')) === 0) await calendar.importDataset(options.dataset);
-    const handler = createFetchHandler(calendar, {
+    const handlerOptions: FetchHandlerOptions = {
       authenticate: bearerTokens(new Map(users.map((u) => [u.token, principalOf(u)]))),
       ...(options.corsOrigins?.length
         ? { cors: { origins: options.corsOrigins.includes('*') ? '*' as const : options.corsOrigins } }
         : {}),
       ...(options.rateLimit ? { rateLimit: memoryRateLimit({ limit: options.rateLimit }) } : {}),
-    });
+    };
+    const languages = options.languages ?? [];
+    const handler = languages.length
+      ? createLanguageHandler(calendar, { ...handlerOptions, languages })
+      : createFetchHandler(calendar, handlerOptions);
     server = createServer(toNodeHandler(handler));
     server.keepAliveTimeout = 5_000;
     await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
@@ -76,6 +87,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     return {
       origin,
       apiRoot: `${origin}/cal/events/v1`,
+      languageRoots: Object.fromEntries(languages.map((l) => [l, `${origin}/${l.toLowerCase()}/cal/events/v1`])),
       close: () => closeServer(running, storage),
     };
   } catch (error) {

@@ -268,6 +268,23 @@ describe('evcal serve', { timeout: 30_000 }, () => {
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
   });
 
+  it('serves each of --languages under its own address, the first also at /cal/events/v1', async () => {
+    const server = await startServe(['--languages', 'de,en,fr']);
+    const de = await call(`${server.origin}/de/cal/events/v1/events/999999`);
+    const en = await call(`${server.origin}/en/cal/events/v1/events/999999`);
+    const fallback = await call(`${server.api}/events/999999`);
+    expect([de.status, en.status, fallback.status]).toEqual([404, 404, 404]);
+    expect(de.json.code).toBe(en.json.code);
+    expect(de.headers.get('content-language')).toBe('de');
+    expect(fallback.headers.get('content-language')).toBe('de');
+    expect(en.json.message).toBe('Event with ID 999999 does not exist.');
+    expect(de.json.message).not.toBe(en.json.message);
+    expect(fallback.json.message).toBe(de.json.message);
+    const list = await call(`${server.origin}/fr/cal/events/v1/venues`);
+    expect(list.json.rest_url).toContain('/fr/cal/events/v1/venues');
+    expect(server.stdout()).toContain(`Language fr: ${server.origin}/fr/cal/events/v1`);
+  });
+
   it('refuses a client over --rate-limit requests a minute with 429', async () => {
     const server = await startServe(['--rate-limit', '2']);
     const statuses = [];
@@ -358,6 +375,8 @@ describe('evcal serve', { timeout: 30_000 }, () => {
       ['--now', 'tomorrow-ish'],
       ['--rate-limit', '0'],
       ['--cors-origin', 'app.example'],
+      ['--languages', 'en,xx'],
+      ['--languages', 'de,de'],
       ['--cors-origin', 'https://app.example/path'],
     ])('%s=%s: a clear error and a non-zero exit', async (flag, value) => {
       const res = await runToExit([`${flag}=${value}`]);

@@ -1,6 +1,8 @@
 // One error type for everything a caller can get wrong or be refused. The codes form a
 // closed set; @evcal/http maps each to the wire code, message and status of the reference
-// (behaviour.md §6), so core never deals in HTTP statuses.
+// (behaviour.md §6), so core never deals in HTTP statuses. Messages are `Message`s, so that
+// the HTTP layer can answer in the language of the route (messages.ts).
+import { english, msg, type Message } from './messages';
 
 /** Every refusal core can produce. */
 export type CalendarErrorCode =
@@ -55,12 +57,18 @@ export interface CalendarErrorOptions {
 export class CalendarError extends Error {
   override readonly name = 'CalendarError';
   readonly code: CalendarErrorCode;
+  /** The message as a template and values; `message` is its English text. */
+  readonly text: Message;
   readonly details: Readonly<Record<string, unknown>>;
+  /** For `invalid_params`: each parameter's message, in declaration order. */
+  readonly failures: readonly ParamFailure[];
 
-  constructor(code: CalendarErrorCode, message: string, options: CalendarErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(code: CalendarErrorCode, text: Message, options: CalendarErrorOptions & { failures?: readonly ParamFailure[] } = {}) {
+    super(english(text), options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
+    this.text = text;
     this.details = options.details ?? {};
+    this.failures = options.failures ?? [];
   }
 }
 
@@ -71,27 +79,32 @@ export function isCalendarError(e: unknown): e is CalendarError {
 /** A validation failure of one argument, as collected before the error is thrown. */
 export interface ParamFailure {
   readonly param: string;
-  readonly message: string;
+  readonly message: Message;
   /** The underlying error code, e.g. `rest_invalid_type`, `event-tickets-not-active`. */
   readonly code?: string;
 }
 
 /** The `invalid_params` error for a list of failures, in argument-declaration order. */
 export function invalidParams(failures: readonly ParamFailure[]): CalendarError {
+  const first = new Map<string, ParamFailure>();
+  for (const f of failures) if (!first.has(f.param)) first.set(f.param, f);
+  const unique = [...first.values()];
   const params: Record<string, string> = {};
   const details: Record<string, { code: string; message: string; data: null }> = {};
-  for (const f of failures) {
-    if (f.param in params) continue;
-    params[f.param] = f.message;
-    if (f.code) details[f.param] = { code: f.code, message: f.message, data: null };
+  for (const f of unique) {
+    params[f.param] = english(f.message);
+    if (f.code) details[f.param] = { code: f.code, message: english(f.message), data: null };
   }
-  const names = Object.keys(params);
-  return new CalendarError('invalid_params', `Invalid parameter(s): ${names.join(', ')}`, {
+  return new CalendarError('invalid_params', msg('Invalid parameter(s): {params}', { params: [...first.keys()].join(', ') }), {
     details: { params, details },
+    failures: unique,
   });
 }
 
-/** Shorthand for one invalid parameter with the reference's plain message. */
-export function invalidParam(param: string, message = 'Invalid parameter.', code?: string): CalendarError {
+/** The reference's message for most invalid parameters. */
+export const INVALID_PARAMETER: Message = msg('Invalid parameter.');
+
+/** Shorthand for one invalid parameter, by default with the reference's plain message. */
+export function invalidParam(param: string, message: Message = INVALID_PARAMETER, code?: string): CalendarError {
   return invalidParams([{ param, message, ...(code ? { code } : {}) }]);
 }

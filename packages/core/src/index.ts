@@ -9,7 +9,9 @@ export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
 export type { ListResult } from './operations/list-urls';
 
-export { CalendarError, isCalendarError } from './errors';
+export { CalendarError, INVALID_PARAMETER, invalidParam, isCalendarError } from './errors';
+export { english, formatMessage, msg, placeholdersOf, verbatim } from './messages';
+export type { Message, MessageValues } from './messages';
 export type { CalendarErrorCode, ParamFailure } from './errors';
 
 export { DEFAULT_ROLES, permissionsFor } from './auth/capabilities';

@@ -2,7 +2,7 @@
 // A lock whose process no longer runs on this host is stale and taken over; a live one
 // refuses the second writer with a clear error.
 import { hostname } from 'node:os';
-import { CalendarError } from '@evcal/core';
+import { CalendarError, msg } from '@evcal/core';
 import { errorCode, type FileSystemLike } from './file-system';
 
 interface LockOwner {
@@ -27,14 +27,15 @@ export async function acquireLock(fs: FileSystemLike, path: string): Promise<Fil
     }
     const owner = await readOwner(fs, lockPath);
     if (owner && !isStale(owner)) {
+      // Clients read the message; who holds the lock is for operators (details, logs).
       throw new CalendarError('conflict',
-        `${path} is being written by process ${owner.pid} on ${owner.host} (since ${owner.since}); `
-        + 'only one process may write a JSON file calendar at a time');
+        msg('The calendar is being written by another process; only one process may write a JSON file calendar at a time.'),
+        { details: { path, pid: owner.pid, host: owner.host, since: owner.since } });
     }
     // Stale (or unreadable, i.e. half-written by a process that died): take it over.
     await fs.unlink(lockPath).catch(() => undefined);
   }
-  throw new CalendarError('conflict', `could not lock ${path}`);
+  throw new CalendarError('conflict', msg('The calendar file could not be locked for writing; try again.'));
 }
 
 async function readOwner(fs: FileSystemLike, lockPath: string): Promise<LockOwner | undefined> {

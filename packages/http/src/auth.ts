@@ -1,7 +1,7 @@
 // Authentication is pluggable: a function from the request to a principal, or none for an
 // anonymous caller. Credentials that are present but do not authenticate are refused with
 // 401 on every route, reads included (behaviour.md §10.11), never treated as anonymous.
-import { CalendarError, type Principal } from '@evcal/core';
+import { CalendarError, msg, verbatim, type Principal } from '@evcal/core';
 
 /**
  * Who sent the request: a principal, or undefined for anonymous. Throw `invalidCredentials()`
@@ -9,9 +9,9 @@ import { CalendarError, type Principal } from '@evcal/core';
  */
 export type Authenticate = (request: Request) => Principal | undefined | Promise<Principal | undefined>;
 
-/** The error an `Authenticate` throws for credentials that do not authenticate. */
-export function invalidCredentials(message = 'The provided credentials are not valid.'): CalendarError {
-  return new CalendarError('invalid_credentials', message);
+/** The error an `Authenticate` throws for credentials that do not authenticate; a custom message is sent as given. */
+export function invalidCredentials(message?: string): CalendarError {
+  return new CalendarError('invalid_credentials', message === undefined ? msg('The provided credentials are not valid.') : verbatim(message));
 }
 
 /**
@@ -25,7 +25,7 @@ export function bearerTokens(tokens: ReadonlyMap<string, Principal> | Readonly<R
     if (header === null) return undefined;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const principal = m ? table.get(m[1]!) : undefined;
-    if (!principal) throw invalidCredentials('The provided bearer token is not valid.');
+    if (!principal) throw new CalendarError('invalid_credentials', msg('The provided bearer token is not valid.'));
     return principal;
   };
 }

@@ -9,6 +9,7 @@ import { openApiDocument } from './openapi';
 import { bodyParams, mergeParams, queryParams } from './request-params';
 import { createRouter, type OperationName } from './route-table';
 import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
+import { translateDocument, translator, type Catalogue } from './i18n/translator';
 import type { RateLimit } from './rate-limit';
 import { internalError, noRoute, tooManyRequests, wireError, type WireErrorBody } from './wire-errors';
 
@@ -37,6 +38,14 @@ export interface FetchHandlerOptions {
   readonly cors?: CorsOptions;
   /** Asked before a request is served; a refusal is 429 with `Retry-After`. @default no limit */
   readonly rateLimit?: RateLimit;
+  /**
+   * The language of messages and descriptions: a bundled language (`'en'`, `'de'`, `'fr'`,
+   * `'es'`) or an app's own catalogue. Data, codes and field names are the same in every
+   * language. Mount one handler per language under its own `basePath` for language-specific
+   * addresses (or use `createLanguageHandler`).
+   * @default 'en'
+   */
+  readonly locale?: string | Catalogue;
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -57,6 +66,8 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   const onError = options.onError ?? ((error: unknown) => console.error('evcal: unexpected error', error));
   const router = createRouter();
   const operations = operationTable(calendar);
+  const t = translator(options.locale);
+  const documents = documentCache();
 
   return async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -71,34 +82,36 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
     const envelope = '_envelope' in query;
     const fields = typeof query._fields === 'string' ? query._fields : undefined;
     const origin = request.headers.get('origin');
-    const cors = corsHeaders(options.cors, origin);
+    const common = { ...corsHeaders(options.cors, origin), 'content-language': t.language };
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      respond(status, fields ? pickFields(body, fields) : body, { ...cors, ...headers }, { head, envelope });
+      respond(status, fields ? pickFields(body, fields) : body, common, headers, { head, envelope });
 
     try {
       const path = pathWithin(url.pathname, prefix);
-      if (path === undefined) return send(404, noRoute());
+      if (path === undefined) return send(404, noRoute(t));
       const { match, allowed } = router.match(path, head ? 'GET' : method);
       if (method === 'OPTIONS' && allowed.length > 0) {
         const preflight = request.headers.has('access-control-request-method') ? preflightHeaders(options.cors, origin, allowed) : {};
-        if (Object.keys(preflight).length > 0) return new Response(null, { status: 204, headers: { allow: allowed.join(', '), ...preflight } });
+        if (Object.keys(preflight).length > 0) {
+          return new Response(null, { status: 204, headers: { allow: allowed.join(', '), 'content-language': t.language, ...preflight } });
+        }
         return send(200, { methods: allowed }, { allow: allowed.join(', ') });
       }
-      if (!match) return send(404, noRoute());
+      if (!match) return send(404, noRoute(t));
 
       const principal = options.authenticate ? await options.authenticate(request) : undefined;
       if (options.rateLimit) {
         const decision = await options.rateLimit({ request, principal, route: match.route.path });
         if (!decision.allowed) {
           const retry = decision.retryAfterSeconds;
-          return send(429, tooManyRequests(), retry === undefined ? {} : { 'retry-after': String(Math.ceil(retry)) });
+          return send(429, tooManyRequests(t), retry === undefined ? {} : { 'retry-after': String(Math.ceil(retry)) });
         }
       }
       const ctx: CallContext = { links: { siteUrl: siteRoot, apiRoot }, ...(principal ? { principal } : {}) };
       const params = mergeParams({ path: match.params, query, body: await bodyParams(request, maxBodyBytes) });
       const op = match.route.operation;
-      if (op === 'root') return send(200, namespaceIndex(namespace, apiRoot, siteRoot));
-      if (op === 'doc') return send(200, openApiDocument(apiRoot));
+      if (op === 'root') return send(200, documents(`root ${apiRoot} ${siteRoot}`, () => translateDocument(namespaceIndex(namespace, apiRoot, siteRoot), t)));
+      if (op === 'doc') return send(200, documents(`doc ${apiRoot}`, () => translateDocument(openApiDocument(apiRoot), t)));
 
       const result = await operations[op](params, ctx);
       if (isList(op)) {
@@ -110,13 +123,13 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       return send(match.route.status, body, location ? { location } : {});
     } catch (error) {
       if (isCalendarError(error)) {
-        const body = wireError(error);
+        const body = wireError(error, t);
         return send(body.data.status, body);
       }
       // The client went away (e.g. mid-upload): nothing went wrong here, and nobody will read this.
       if (request.signal.aborted) return new Response(null, { status: 499 });
       onError(error, request);
-      return send(500, internalError());
+      return send(500, internalError(t));
     }
   };
 }
@@ -201,13 +214,29 @@ function pickFields(body: unknown, fields: string): unknown {
   return Array.isArray(body) ? body.map((x) => pick(x as Record<string, unknown>)) : pick(body as Record<string, unknown>);
 }
 
+/** `common` headers go on the HTTP response itself, also when `_envelope` wraps the rest in the body. */
 function respond(
-  status: number, body: unknown, headers: Record<string, string>, mode: { head: boolean; envelope: boolean },
+  status: number, body: unknown, common: Record<string, string>, headers: Record<string, string>, mode: { head: boolean; envelope: boolean },
 ): Response {
   if (mode.envelope) {
-    return new Response(JSON.stringify({ body, status, headers }), { status: 200, headers: BASE_HEADERS });
+    return new Response(JSON.stringify({ body, status, headers }), { status: 200, headers: { ...BASE_HEADERS, ...common } });
   }
-  return new Response(mode.head ? null : JSON.stringify(body), { status, headers: { ...BASE_HEADERS, ...headers } });
+  return new Response(mode.head ? null : JSON.stringify(body), { status, headers: { ...BASE_HEADERS, ...common, ...headers } });
+}
+
+/**
+ * The namespace index and /doc depend only on the addresses they were requested under; they
+ * are built once per address (a handful: one per host name the API is reached by).
+ */
+function documentCache(limit = 32): <T>(key: string, build: () => T) => T {
+  const cache = new Map<string, unknown>();
+  return <T>(key: string, build: () => T): T => {
+    if (cache.has(key)) return cache.get(key) as T;
+    const value = build();
+    if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+    cache.set(key, value);
+    return value;
+  };
 }
 
 export type { Principal, WireErrorBody };

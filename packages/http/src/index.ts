@@ -2,6 +2,10 @@
 // Express, Connect and Next.js.
 export { createFetchHandler } from './fetch-handler';
 export type { FetchHandler, FetchHandlerOptions } from './fetch-handler';
+export { createLanguageHandler } from './language-handler';
+export type { LanguageHandlerOptions } from './language-handler';
+export { LANGUAGES, translator } from './i18n/translator';
+export type { Catalogue, Translator } from './i18n/translator';
 export { bearerTokens, invalidCredentials } from './auth';
 export type { Authenticate } from './auth';
 export { toNodeHandler } from './node-handler';

@@ -1,6 +1,6 @@
 // Where a request's parameters come from (behaviour.md §0): JSON body (only with a JSON
 // content type), form body, query string, path captures; the first non-null value wins.
-import { CalendarError } from '@evcal/core';
+import { CalendarError, msg } from '@evcal/core';
 import { parsePhpParams, type PhpParseLimits } from './php-params';
 
 export interface ParamSources {
@@ -51,7 +51,7 @@ export async function bodyParams(request: Request, maxBytes: number, limits?: Ph
       parsed = JSON.parse(text);
     } catch {
       // PHP's json_last_error(): 4 is JSON_ERROR_SYNTAX.
-      throw new CalendarError('invalid_json', 'Invalid JSON body passed.', { details: { jsonErrorCode: 4, jsonErrorMessage: 'Syntax error' } });
+      throw new CalendarError('invalid_json', msg('Invalid JSON body passed.'), { details: { jsonErrorCode: 4, jsonErrorMessage: msg('Syntax error') } });
     }
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   }
@@ -90,5 +90,5 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 }
 
 function tooLarge(maxBytes: number): CalendarError {
-  return new CalendarError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`, { details: { limit: maxBytes } });
+  return new CalendarError('payload_too_large', msg('The request body is larger than {limit} bytes.', { limit: maxBytes }), { details: { limit: maxBytes } });
 }

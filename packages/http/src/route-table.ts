@@ -39,17 +39,18 @@ function postRoutes(collection: 'events' | 'venues' | 'organizers'): Route[] {
   const read = collection === 'events' ? eventReadArgs : readArgs;
   const one = `/${collection}/{id}`;
   const bySlug = `/${collection}/by-slug/{slug}`;
+  const a = kind === 'venue' ? 'a' : 'an';
   return [
     { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, args: list, status: 200, summary: `List ${collection}` },
-    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, args: write('create'), status: 201, summary: `Create a ${kind}` },
-    { path: one, methods: ['GET'], operation: `${collection}.get`, args: { ...id, ...read }, status: 200, summary: `Read a ${kind}` },
-    { path: one, methods: UPDATE, operation: `${collection}.update`, args: { ...id, ...write('replace') }, status: 200, summary: `Update a ${kind}; omitted fields take their defaults` },
-    { path: one, methods: ['PATCH'], operation: `${collection}.patch`, args: { ...id, ...write('patch') }, status: 200, summary: `Change some fields of a ${kind}` },
-    { path: one, methods: ['DELETE'], operation: `${collection}.delete`, args: id, status: 200, summary: `Move a ${kind} to the trash` },
-    { path: bySlug, methods: ['GET'], operation: `${collection}.getBySlug`, args: { ...slug, ...read }, status: 200, summary: `Read a ${kind} by slug` },
-    { path: bySlug, methods: UPDATE, operation: `${collection}.updateBySlug`, args: { ...slug, ...write('replace') }, status: 200, summary: `Update a ${kind} by slug; omitted fields take their defaults` },
-    { path: bySlug, methods: ['PATCH'], operation: `${collection}.patchBySlug`, args: { ...slug, ...write('patch') }, status: 200, summary: `Change some fields of a ${kind} by slug` },
-    { path: bySlug, methods: ['DELETE'], operation: `${collection}.deleteBySlug`, args: slug, status: 200, summary: `Move a ${kind} to the trash by slug` },
+    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, args: write('create'), status: 201, summary: `Create ${a} ${kind}` },
+    { path: one, methods: ['GET'], operation: `${collection}.get`, args: { ...id, ...read }, status: 200, summary: `Read ${a} ${kind}` },
+    { path: one, methods: UPDATE, operation: `${collection}.update`, args: { ...id, ...write('replace') }, status: 200, summary: `Update ${a} ${kind}; omitted fields take their defaults` },
+    { path: one, methods: ['PATCH'], operation: `${collection}.patch`, args: { ...id, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind}` },
+    { path: one, methods: ['DELETE'], operation: `${collection}.delete`, args: id, status: 200, summary: `Move ${a} ${kind} to the trash` },
+    { path: bySlug, methods: ['GET'], operation: `${collection}.getBySlug`, args: { ...slug, ...read }, status: 200, summary: `Read ${a} ${kind} by slug` },
+    { path: bySlug, methods: UPDATE, operation: `${collection}.updateBySlug`, args: { ...slug, ...write('replace') }, status: 200, summary: `Update ${a} ${kind} by slug; omitted fields take their defaults` },
+    { path: bySlug, methods: ['PATCH'], operation: `${collection}.patchBySlug`, args: { ...slug, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind} by slug` },
+    { path: bySlug, methods: ['DELETE'], operation: `${collection}.deleteBySlug`, args: slug, status: 200, summary: `Move ${a} ${kind} to the trash by slug` },
   ];
 }
 

@@ -1,5 +1,7 @@
-// Core error codes -> the reference's wire codes and statuses (behaviour.md §6.2).
-import type { CalendarError, CalendarErrorCode } from '@evcal/core';
+// Core error codes -> the reference's wire codes and statuses (behaviour.md §6.2); messages in
+// the handler's language.
+import { msg, type CalendarError, type CalendarErrorCode, type Message } from '@evcal/core';
+import { translator, type Translator } from './i18n/translator';
 
 interface WireError {
   readonly code: string;
@@ -44,36 +46,43 @@ export interface WireErrorBody {
   data: Record<string, unknown> & { status: number };
 }
 
-/** The wire body and status of a core error. */
-export function wireError(error: CalendarError): WireErrorBody {
+const ENGLISH = translator('en');
+
+/** The wire body and status of a core error, its texts in the translator's language. */
+export function wireError(error: CalendarError, t: Translator = ENGLISH): WireErrorBody {
   const wire = WIRE[error.code];
   const data: WireErrorBody['data'] = { status: wire.status };
   if (error.code === 'missing_params') data.params = error.details.params;
   if (error.code === 'invalid_params') {
-    data.params = error.details.params;
-    const details = error.details.details as Record<string, unknown> | undefined;
+    const params: Record<string, string> = {};
+    const details: Record<string, { code: string; message: string; data: null }> = {};
+    for (const f of error.failures) {
+      params[f.param] = t.message(f.message);
+      if (f.code) details[f.param] = { code: f.code, message: params[f.param]!, data: null };
+    }
+    data.params = params;
     // An empty PHP array is [] on the wire, never {}.
-    data.details = details && Object.keys(details).length > 0 ? details : [];
+    data.details = Object.keys(details).length > 0 ? details : [];
   }
   if (error.code === 'term_exists') data.term_id = error.details.termId;
   if (error.code === 'invalid_json') {
     data.json_error_code = error.details.jsonErrorCode;
-    data.json_error_message = error.details.jsonErrorMessage;
+    data.json_error_message = t.message(error.details.jsonErrorMessage as Message);
   }
-  return { code: wire.code, message: error.message, data };
+  return { code: wire.code, message: t.message(error.text), data };
 }
 
 /** The body of a route or method that does not exist. */
-export function noRoute(): WireErrorBody {
-  return { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } };
+export function noRoute(t: Translator = ENGLISH): WireErrorBody {
+  return { code: 'rest_no_route', message: t.message(msg('No route was found matching the URL and request method.')), data: { status: 404 } };
 }
 
 /** The body of a request refused by the rate limit. */
-export function tooManyRequests(): WireErrorBody {
-  return { code: 'rest_too_many_requests', message: 'Too many requests; try again later.', data: { status: 429 } };
+export function tooManyRequests(t: Translator = ENGLISH): WireErrorBody {
+  return { code: 'rest_too_many_requests', message: t.message(msg('Too many requests; try again later.')), data: { status: 429 } };
 }
 
 /** The body of an unexpected failure: nothing about its cause reaches the client. */
-export function internalError(): WireErrorBody {
-  return { code: 'rest_internal_error', message: 'The server could not complete the request.', data: { status: 500 } };
+export function internalError(t: Translator = ENGLISH): WireErrorBody {
+  return { code: 'rest_internal_error', message: t.message(msg('The server could not complete the request.')), data: { status: 500 } };
 }

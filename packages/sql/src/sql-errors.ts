@@ -1,5 +1,5 @@
 // Driver errors -> core errors. No SQL text, table name or driver message reaches a client.
-import { CalendarError } from '@evcal/core';
+import { CalendarError, msg } from '@evcal/core';
 
 interface DriverError {
   readonly code?: string;
@@ -41,9 +41,9 @@ export function translate(error: unknown): unknown {
   switch (classify(error)) {
     case 'retryable':
     case 'conflict':
-      return new CalendarError('conflict', 'The write conflicts with a concurrent change; try again.', { cause: error });
+      return new CalendarError('conflict', msg('The write conflicts with a concurrent change; try again.'), { cause: error });
     case 'unavailable':
-      return new CalendarError('unavailable', 'The calendar storage is not available right now; try again later.', { cause: error });
+      return new CalendarError('unavailable', msg('The calendar storage is not available right now; try again later.'), { cause: error });
     default:
       return error;
   }

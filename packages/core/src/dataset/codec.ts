@@ -3,6 +3,7 @@
 // abbreviation, currency); `decodeDataset` reads that back without re-running the write
 // rules, so a storage written as a dataset (the JSON file adapter) reopens exactly as it was.
 // Hand-written datasets go through `importDataset`, which validates like the create routes.
+import { verbatim } from '../messages';
 import * as v from 'valibot';
 import { CalendarError } from '../errors';
 import { parseCostInput } from '../domain/cost';
@@ -255,5 +256,5 @@ function parse<S extends v.GenericSchema>(schema: S, raw: unknown, path: string)
 }
 
 function datasetError(path: string, message: string): CalendarError {
-  return new CalendarError('invalid_dataset', `Invalid dataset at ${path}: ${message}`, { details: { path, message } });
+  return new CalendarError('invalid_dataset', verbatim(`Invalid dataset at ${path}: ${message}`), { details: { path, message } });
 }

@@ -1,6 +1,7 @@
 // Dataset import and export (the format of ../shared/conformance/README.md "Dataset"): the
 // same validation and normalisation as the create routes, without permission checks, ids
 // kept. Export writes every field needed to import the calendar again unchanged.
+import { verbatim } from '../messages';
 import * as v from 'valibot';
 import type { Capability } from '../auth/capabilities';
 import { DEFAULT_ROLES } from '../auth/capabilities';
@@ -275,5 +276,5 @@ function describe(e: CalendarError): string {
 }
 
 function datasetError(path: string, message: string): CalendarError {
-  return new CalendarError('invalid_dataset', `Invalid dataset at ${path}: ${message}`, { details: { path, message } });
+  return new CalendarError('invalid_dataset', verbatim(`Invalid dataset at ${path}: ${message}`), { details: { path, message } });
 }

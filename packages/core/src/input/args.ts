@@ -3,7 +3,8 @@
 // declare their arguments once; @evcal/http documents them from the same declarations.
 import * as v from 'valibot';
 import type { Permissions } from '../auth/capabilities';
-import { CalendarError, invalidParams, type ParamFailure } from '../errors';
+import { CalendarError, INVALID_PARAMETER, invalidParams, type ParamFailure } from '../errors';
+import { msg, type Message } from '../messages';
 import type { CalendarConfig } from '../operations/config';
 import type { Storage } from '../storage/storage';
 
@@ -33,7 +34,7 @@ export interface ArgSpec<TOut = unknown> {
 }
 
 /** A failed `validate`: the message, or the message and the underlying error code. */
-export type ArgFailure = string | { readonly message: string; readonly code: string };
+export type ArgFailure = Message | { readonly message: Message; readonly code: string };
 
 export type ArgSpecs = Readonly<Record<string, ArgSpec<any>>>;
 
@@ -73,7 +74,7 @@ export async function parseArgs<S extends ArgSpecs>(
 
   const missing = Object.entries(specs).filter(([name, spec]) => spec.required && present[name] === undefined).map(([n]) => n);
   if (missing.length > 0) {
-    throw new CalendarError('missing_params', `Missing parameter(s): ${missing.join(', ')}`, { details: { params: missing } });
+    throw new CalendarError('missing_params', msg('Missing parameter(s): {params}', { params: missing.join(', ') }), { details: { params: missing } });
   }
 
   const values: Record<string, unknown> = {};
@@ -82,20 +83,20 @@ export async function parseArgs<S extends ArgSpecs>(
     if (!(name in present)) continue;
     // No text may carry a NUL character (databases cannot store it, and no legitimate value has one).
     if (containsNul(present[name])) {
-      failures.push({ param: name, message: 'Invalid parameter.' });
+      failures.push({ param: name, message: INVALID_PARAMETER });
       continue;
     }
     const result = v.safeParse(spec.schema, present[name]);
     if (!result.success) {
       failures.push(spec.type
-        ? { param: name, message: `${name} is not of type ${spec.type}.`, code: 'rest_invalid_type' }
-        : { param: name, message: 'Invalid parameter.' });
+        ? { param: name, message: msg('{param} is not of type {type}.', { param: name, type: spec.type }), code: 'rest_invalid_type' }
+        : { param: name, message: INVALID_PARAMETER });
       continue;
     }
     if (spec.validate) {
       const failure = await spec.validate(result.output, ctx);
       if (failure !== undefined) {
-        failures.push(typeof failure === 'string' ? { param: name, message: failure } : { param: name, ...failure });
+        failures.push('template' in failure ? { param: name, message: failure } : { param: name, ...failure });
         continue;
       }
     }

@@ -1,5 +1,6 @@
 // What one operation call works with: the caller, the clock reading, the links to build URLs
 // with, and the storage (or the transaction) it writes through.
+import { msg } from '../messages';
 import { permissionsFor, type Permissions, type Principal } from '../auth/capabilities';
 import { CalendarError } from '../errors';
 import type { ArgContext } from '../input/args';
@@ -49,8 +50,8 @@ export function withStorage(call: Call, storage: Storage): Call {
 /** The refusal of a permission check: 401 for anonymous callers, 403 otherwise (on the wire). */
 export function refused(call: Call): CalendarError {
   return call.principal
-    ? new CalendarError('forbidden', 'Sorry, you are not allowed to do that.')
-    : new CalendarError('unauthenticated', 'Sorry, you are not allowed to do that.');
+    ? new CalendarError('forbidden', msg('Sorry, you are not allowed to do that.'))
+    : new CalendarError('unauthenticated', msg('Sorry, you are not allowed to do that.'));
 }
 
 /** Throws the refusal unless `allowed`. */

@@ -1,4 +1,6 @@
 // Arguments of the event routes (interface.md; behaviour.md §2.1, §3.1, §4.1, §4.2).
+import { msg, type Message } from '../messages';
+import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
 import { arg, type ArgContext, type ArgSpecs } from '../input/args';
 import {
@@ -18,10 +20,10 @@ const coordinate = (min: number, max: number) =>
 
 /** Every id must name a venue (organizer) the caller may read: lists never confirm a hidden one exists. */
 function readableIds(kind: 'venue' | 'organizer') {
-  return async (ids: readonly number[], ctx: ArgContext): Promise<string | undefined> => {
+  return async (ids: readonly number[], ctx: ArgContext): Promise<Message | undefined> => {
     const found = await (kind === 'venue' ? ctx.storage.venues : ctx.storage.organizers).getMany(ids);
     const readable = found.filter((post) => ctx.permissions.canRead(kind, post));
-    return readable.length === new Set(ids).size ? undefined : 'Invalid parameter.';
+    return readable.length === new Set(ids).size ? undefined : INVALID_PARAMETER;
   };
 }
 
@@ -52,7 +54,7 @@ export const eventListArgs = {
     description: 'Only events with (true) or without (false) tickets',
     type: 'boolean',
     validate: (on, ctx) => (on && !ctx.config.tickets
-      ? { message: 'Event Tickets plugin is not activated.', code: 'event-tickets-not-active' }
+      ? { message: msg('Event Tickets plugin is not activated.'), code: 'event-tickets-not-active' }
       : undefined),
   }),
   starts_before: arg({ schema: timeValue, description: 'Events starting before this date' }),
@@ -127,7 +129,7 @@ export const eventSlugArg = arg({
   required: true,
   description: 'The event slug',
   type: 'string',
-  validate: async (slug, ctx) => ((await ctx.storage.events.getBySlug(slug)) ? undefined : 'Invalid parameter.'),
+  validate: async (slug, ctx) => ((await ctx.storage.events.getBySlug(slug)) ? undefined : INVALID_PARAMETER),
 });
 
 export const eventReadArgs = { password: passwordArg, context: contextArg } satisfies ArgSpecs;

@@ -1,5 +1,7 @@
 // The `venue` and `organizer` values of an event write (behaviour.md §4.6): ids, `{id}`
 // objects, inline data that creates (or reuses) a record, lists of those, or an empty value.
+import type { Message } from '../messages';
+import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
 import { parseArgs, type ArgContext } from '../input/args';
 import { splitList, toPositiveInt } from '../input/wire-schemas';
@@ -26,20 +28,20 @@ export const linkedValueSchema = v.pipe(
 
 /** Validation: ids must name existing records of the kind; inline data must pass the create rules. */
 export function validateLinkedValue(kind: LinkedPostKind) {
-  return async (value: LinkedValue, ctx: ArgContext): Promise<string | undefined> => {
+  return async (value: LinkedValue, ctx: ArgContext): Promise<Message | undefined> => {
     if (value.kind === 'empty') return undefined;
     const collection = kind === 'venue' ? ctx.storage.venues : ctx.storage.organizers;
     const ids = value.refs.flatMap((ref) => ('id' in ref ? [ref.id] : []));
     const existing = new Set((await collection.getMany(ids)).map((r) => r.id));
     for (const ref of value.refs) {
       if ('id' in ref) {
-        if (!existing.has(ref.id)) return 'Invalid parameter.';
+        if (!existing.has(ref.id)) return INVALID_PARAMETER;
         continue;
       }
       try {
         await parseArgs(linkedPostWriteArgs(kind, 'create'), ref.data, ctx);
       } catch {
-        return 'Invalid parameter.';
+        return INVALID_PARAMETER;
       }
     }
     return undefined;

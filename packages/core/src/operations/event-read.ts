@@ -1,4 +1,5 @@
 // Reading events: the list (behaviour.md §2.1) and single reads by id or slug (§3.1).
+import { msg } from '../messages';
 import { CalendarError } from '../errors';
 import { parseArgs, type ArgValues } from '../input/args';
 import type { EventRecord } from '../model/records';
@@ -23,7 +24,7 @@ export async function listEvents(call: Call, input: Input): Promise<ListResult> 
   const { query, shown, visible } = await buildQuery(call, values, sent, page, perPage);
   const result = await call.storage.events.list(query);
   if (result.items.length === 0 && page > 1) {
-    throw new CalendarError('event_page_not_found', 'The requested event archive page does not exist');
+    throw new CalendarError('event_page_not_found', msg('The requested event archive page does not exist'));
   }
   const pages = totalPages(result.total, perPage);
   const links = listLinks(`${call.links.apiRoot}/events/`, [
@@ -79,19 +80,19 @@ export async function findEventOrFail(call: Call, id: number): Promise<EventReco
   const event = id > 0 ? await call.storage.events.get(id) : undefined;
   if (event) return event;
   if (id > 0 && ((await call.storage.venues.get(id)) || (await call.storage.organizers.get(id)))) {
-    throw new CalendarError('not_an_event', 'The specified ID is not a valid event.');
+    throw new CalendarError('not_an_event', msg('The specified ID is not a valid event.'));
   }
-  throw new CalendarError('event_not_found', `Event with ID ${id} does not exist.`, { details: { id } });
+  throw new CalendarError('event_not_found', msg('Event with ID {id} does not exist.', { id }), { details: { id } });
 }
 
 // ---- helpers ----
 
 /** The checks of a single read, in the reference's order (trash, access, password). */
 async function readable(call: Call, event: EventRecord, unlock: { password?: string; context?: string }) {
-  if (event.status === 'trash') throw new CalendarError('event_trashed', 'This event is no longer available');
-  if (!call.permissions.canRead('event', event)) throw new CalendarError('event_not_accessible', 'The requested event is not accessible');
+  if (event.status === 'trash') throw new CalendarError('event_trashed', msg('This event is no longer available'));
+  if (!call.permissions.canRead('event', event)) throw new CalendarError('event_not_accessible', msg('The requested event is not accessible'));
   if (!isUnlocked(call, 'event', event, unlock)) {
-    throw new CalendarError('event_password_protected', 'The requested event is not accessible without a password');
+    throw new CalendarError('event_password_protected', msg('The requested event is not accessible without a password'));
   }
   // JSON-LD is left out for protected events, and for unpublished ones read anonymously (§1.7).
   const jsonLd = event.password === '' && (event.status === 'publish' || call.principal !== undefined);

@@ -1,5 +1,6 @@
 // An argument naming an event (venue/organizer `event`, term `post`/`event`, `post_parent`):
 // it must be an event the caller may read, so lists never confirm a hidden event exists.
+import { INVALID_PARAMETER } from '../errors';
 import { arg } from '../input/args';
 import { positiveInt } from '../input/wire-schemas';
 
@@ -9,6 +10,6 @@ export const eventIdArg = arg({
   type: 'integer',
   validate: async (id, ctx) => {
     const event = await ctx.storage.events.get(id);
-    return event && ctx.permissions.canRead('event', event) ? undefined : 'Invalid parameter.';
+    return event && ctx.permissions.canRead('event', event) ? undefined : INVALID_PARAMETER;
   },
 });

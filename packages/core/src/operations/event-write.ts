@@ -1,6 +1,7 @@
 // Writing events (behaviour.md §4.1-§4.3, §4.6, §10.2-§10.4, §10.9). POST and PUT on an
 // existing event replace it as the reference does (omitted fields take their defaults);
 // PATCH changes only the fields sent.
+import { msg } from '../messages';
 import { CalendarError, invalidParam } from '../errors';
 import { parseArgs, type ArgSpecs } from '../input/args';
 import { parseCostInput } from '../domain/cost';
@@ -64,7 +65,7 @@ export async function deleteEvent(call: Call, input: Input, by: 'id' | 'slug'): 
   const key: ArgSpecs = by === 'id' ? { id: eventPathIdArg } : { slug: eventSlugArg };
   const { values } = await parseArgs(key, input, call.args);
   const event = await authorizeOnEvent(call, values, 'delete', by);
-  if (event.status === 'trash') throw new CalendarError('event_in_trash', 'The event is already trashed');
+  if (event.status === 'trash') throw new CalendarError('event_in_trash', msg('The event is already trashed'));
   const now = stamps(call.now, call.config.zone);
   const slug = await resolveSlug({ requested: undefined, current: event.slug, title: event.title, id: event.id, status: 'trash', taken: async () => false });
   const trashed: EventRecord = { ...event, status: 'trash', slug, modified: now.local, modifiedUtc: now.utc };
@@ -136,7 +137,7 @@ export async function applyEventWrite(call: Call, base: EventRecord, values: Val
   }
   const startUtc = wallToInstant(start, zone);
   const endUtc = wallToInstant(end, zone);
-  if (endUtc < startUtc) throw invalidParam('end_date', 'The end date must not be before the start date.');
+  if (endUtc < startUtc) throw invalidParam('end_date', msg('The end date must not be before the start date.'));
 
   const requested = values.status as PostStatus | undefined;
   let status = keep && requested === undefined ? base.status : scaleBackStatus(call, requested);

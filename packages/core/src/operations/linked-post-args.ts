@@ -1,4 +1,5 @@
 // Arguments of the venue and organizer routes (interface.md; behaviour.md §2.2, §4.4, §4.5).
+import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
 import { arg, type ArgSpec, type ArgSpecs } from '../input/args';
 import { anyString, nonEmptyString, positiveInt, truthy, urlOrEmpty } from '../input/wire-schemas';
@@ -86,7 +87,7 @@ export function linkedPostIdArg(kind: LinkedPostKind) {
     required: true,
     description: `The ${kind} ID`,
     type: 'integer',
-    validate: async (id, ctx) => ((await ctx.storage[`${kind}s`].get(id)) ? undefined : 'Invalid parameter.'),
+    validate: async (id, ctx) => ((await ctx.storage[`${kind}s`].get(id)) ? undefined : INVALID_PARAMETER),
   });
 }
 
@@ -96,7 +97,7 @@ export function linkedPostSlugArg(kind: LinkedPostKind) {
     required: true,
     description: `The ${kind} slug`,
     type: 'string',
-    validate: async (slug, ctx) => ((await ctx.storage[`${kind}s`].getBySlug(slug)) ? undefined : 'Invalid parameter.'),
+    validate: async (slug, ctx) => ((await ctx.storage[`${kind}s`].getBySlug(slug)) ? undefined : INVALID_PARAMETER),
   });
 }
 

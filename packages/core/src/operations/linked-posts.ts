@@ -1,5 +1,6 @@
 // Venue and organizer operations (behaviour.md §2.2, §3.2, §4.4, §4.5): one implementation for
 // both kinds, which differ only in their name field and their text fields.
+import { msg } from '../messages';
 import { CalendarError } from '../errors';
 import { parseArgs, type ArgSpecs, type ArgValues } from '../input/args';
 import type { OrganizerRecord, PostStatus, VenueRecord } from '../model/records';
@@ -63,7 +64,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
     const call = beginCall(config, ctx);
     const { values, post } = await locate(call, { ...specs, ...readArgs }, input);
     if (!call.permissions.canRead(kind, post)) {
-      throw new CalendarError(`${kind}_not_accessible`, `The requested ${kind} is not accessible`);
+      throw new CalendarError(`${kind}_not_accessible`, kind === 'venue' ? msg('The requested venue is not accessible') : msg('The requested organizer is not accessible'));
     }
     const unlocked = isUnlocked(call, kind, post, values as Unlock);
     const body = render(call, post, { jsonLd: unlocked });
@@ -87,7 +88,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
     const call = beginCall(config, ctx);
     const { post } = await locate(call, specs, input);
     requirePermission(call, call.permissions.canDelete(kind, post));
-    if (post.status === 'trash') throw new CalendarError(`${kind}_in_trash`, `The ${kind} is already trashed`);
+    if (post.status === 'trash') throw new CalendarError(`${kind}_in_trash`, kind === 'venue' ? msg('The venue is already trashed') : msg('The organizer is already trashed'));
     const trashed = await call.storage.transaction(async (tx) => {
       const txCall = withStorage(call, tx);
       const now = stamps(call.now, config.zone);
@@ -111,7 +112,9 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       const query = listQuery(call, kind, values as Values, visible, page, perPage);
       const result = await collection(call).list(query);
       if (result.items.length === 0 && page > 1) {
-        throw new CalendarError(`${kind}_page_not_found`, `The requested ${kind} archive page does not exist`);
+        throw new CalendarError(`${kind}_page_not_found`, kind === 'venue'
+          ? msg('The requested venue archive page does not exist')
+          : msg('The requested organizer archive page does not exist'));
       }
       const pages = totalPages(result.total, perPage);
       const links = listLinks(`${call.links.apiRoot}/${kind}s/`, [

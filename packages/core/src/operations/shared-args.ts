@@ -1,5 +1,6 @@
 // Argument declarations used by several resources: authors, statuses, images, paging,
 // passwords, and the validators they need.
+import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
 import { arg, type ArgContext } from '../input/args';
 import { positiveInt, timeValue } from '../input/wire-schemas';
@@ -8,7 +9,7 @@ import { WRITABLE_STATUSES, type ImageRecord } from '../model/records';
 export const authorArg = arg({
   schema: positiveInt,
   description: 'The ID of the author',
-  validate: async (id, ctx) => ((await ctx.config.users.exists(id)) ? undefined : 'Invalid parameter.'),
+  validate: async (id, ctx) => ((await ctx.config.users.exists(id)) ? undefined : INVALID_PARAMETER),
 });
 
 export const dateArg = (description: string) => arg({ schema: timeValue, description });
@@ -24,7 +25,7 @@ export const imageArg = arg({
   description: 'The ID or URL of the featured image',
   validate: async (ref, ctx) => {
     if (ref === '') return undefined;
-    return (await resolveImage(ref, ctx)) ? undefined : 'Invalid parameter.';
+    return (await resolveImage(ref, ctx)) ? undefined : INVALID_PARAMETER;
   },
 });
 

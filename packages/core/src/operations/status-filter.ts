@@ -1,4 +1,5 @@
 // The `status` filter of the event, venue and organizer lists (behaviour.md §2.1.5).
+import { INVALID_PARAMETER } from '../errors';
 import type { PostKindPlural } from '../auth/capabilities';
 import type { Permissions } from '../auth/capabilities';
 import { arg } from '../input/args';
@@ -19,9 +20,9 @@ export function statusFilterArg(kind: PostKind) {
     schema: stringList,
     description: 'The post status(es) to return, as a list or comma-separated string',
     validate: (statuses, ctx) => {
-      if (statuses.length === 0) return 'Invalid parameter.';
-      if (!canEditKind(ctx.permissions, kind)) return statuses.length === 1 && statuses[0] === 'publish' ? undefined : 'Invalid parameter.';
-      return statuses.every((s) => (POST_STATUSES as readonly string[]).includes(s)) ? undefined : 'Invalid parameter.';
+      if (statuses.length === 0) return INVALID_PARAMETER;
+      if (!canEditKind(ctx.permissions, kind)) return statuses.length === 1 && statuses[0] === 'publish' ? undefined : INVALID_PARAMETER;
+      return statuses.every((s) => (POST_STATUSES as readonly string[]).includes(s)) ? undefined : INVALID_PARAMETER;
     },
   });
 }

@@ -1,4 +1,5 @@
 // Arguments of the category and tag routes (interface.md; behaviour.md §2.3, §4.8).
+import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
 import { arg, type ArgContext, type ArgSpecs } from '../input/args';
 import { anyString, MAX_TERM_NAME, nonEmptyString, positiveInt, termRefList, wpBoolean } from '../input/wire-schemas';
@@ -16,7 +17,7 @@ export function termIdArg(taxonomy: Taxonomy) {
     required: true,
     description: `The ${noun(taxonomy)} ID`,
     type: 'integer',
-    validate: async (id, ctx) => ((await termCollection(ctx.storage, taxonomy).get(id)) ? undefined : 'Invalid parameter.'),
+    validate: async (id, ctx) => ((await termCollection(ctx.storage, taxonomy).get(id)) ? undefined : INVALID_PARAMETER),
   });
 }
 
@@ -27,7 +28,7 @@ function existingTerms(taxonomy: Taxonomy, description: string) {
     description,
     validate: async (refs: string[], ctx: ArgContext) => {
       const found = await findTerms(termCollection(ctx.storage, taxonomy), refs);
-      return refs.every((ref) => found.has(ref)) ? undefined : 'Invalid parameter.';
+      return refs.every((ref) => found.has(ref)) ? undefined : INVALID_PARAMETER;
     },
   });
 }
@@ -37,7 +38,7 @@ const parentArg = arg({
   schema: v.union([v.literal(0), v.literal('0'), positiveInt]),
   description: 'The parent category ID (0 for top level)',
   type: 'integer',
-  validate: async (id, ctx) => (Number(id) === 0 || (await ctx.storage.categories.get(Number(id))) ? undefined : 'Invalid parameter.'),
+  validate: async (id, ctx) => (Number(id) === 0 || (await ctx.storage.categories.get(Number(id))) ? undefined : INVALID_PARAMETER),
 });
 
 /** `GET /categories`, `GET /tags`. */

@@ -1,4 +1,6 @@
 // Terms named by clients: by id, slug or name, in list filters and on event writes.
+import type { Message } from '../messages';
+import { INVALID_PARAMETER } from '../errors';
 import type { ArgContext } from '../input/args';
 import type { Taxonomy, TermRecord } from '../model/records';
 import { withDescendants } from '../query/term-engine';
@@ -38,10 +40,10 @@ export async function findTerms(terms: TermCollection, refs: readonly string[], 
 
 /** Validates a list filter: every reference must name a term of the taxonomy (behaviour.md §2.1.1). */
 export function termFilterValidator(taxonomy: Taxonomy) {
-  return async (refs: readonly string[], ctx: ArgContext): Promise<string | undefined> => {
-    if (refs.length === 0) return 'Invalid parameter.';
+  return async (refs: readonly string[], ctx: ArgContext): Promise<Message | undefined> => {
+    if (refs.length === 0) return INVALID_PARAMETER;
     const found = await findTerms(termCollection(ctx.storage, taxonomy), refs);
-    if (refs.some((ref) => !found.has(ref))) return 'Invalid parameter.';
+    if (refs.some((ref) => !found.has(ref))) return INVALID_PARAMETER;
     ctx.memo.set(`terms:${taxonomy}`, refs.map((ref) => found.get(ref)!.id));
     return undefined;
   };

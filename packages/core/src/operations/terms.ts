@@ -1,4 +1,5 @@
 // Category and tag operations (behaviour.md §2.3, §3.3, §4.8).
+import { msg } from '../messages';
 import { CalendarError, invalidParam } from '../errors';
 import { parseArgs } from '../input/args';
 import type { Taxonomy, TermRecord } from '../model/records';
@@ -105,7 +106,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       const { values } = await parseArgs(writeArgs(true), input, call.args);
       requirePermission(call, canManageTerms(call, taxonomy));
       if (!hierarchical && values.parent !== undefined) {
-        throw new CalendarError('taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.');
+        throw new CalendarError('taxonomy_not_hierarchical', msg('Cannot set parent term, taxonomy is not hierarchical.'));
       }
       const term = await call.storage.transaction(async (tx) => {
         const terms = termCollection(tx, taxonomy);
@@ -114,8 +115,8 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
         const same = (await terms.findByName(name)).find((t) => t.parent === parent);
         if (same) {
           throw new CalendarError('term_exists', hierarchical
-            ? 'A term with the name provided already exists with this parent.'
-            : 'A term with the name provided already exists in this taxonomy.', { details: { termId: same.id } });
+            ? msg('A term with the name provided already exists with this parent.')
+            : msg('A term with the name provided already exists in this taxonomy.'), { details: { termId: same.id } });
         }
         const id = await tx.sequences.next('term');
         const slug = await uniqueSlug(sanitizeSlug(values.slug ?? name) || String(id), async (s) => (await terms.getBySlug(s)) !== undefined);
@@ -131,7 +132,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       const { values } = await parseArgs({ id: idArg, ...writeArgs(false) }, input, call.args);
       requirePermission(call, canManageTerms(call, taxonomy));
       if (!hierarchical && values.parent !== undefined) {
-        throw new CalendarError('taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.');
+        throw new CalendarError('taxonomy_not_hierarchical', msg('Cannot set parent term, taxonomy is not hierarchical.'));
       }
       const term = await call.storage.transaction(async (tx) => {
         const terms = termCollection(tx, taxonomy);
@@ -141,7 +142,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
           slug = sanitizeSlug(values.slug) || current.slug;
           const owner = await terms.getBySlug(slug);
           if (owner && owner.id !== current.id) {
-            throw new CalendarError('duplicate_term_slug', `The slug \u201c${slug}\u201d is already in use by another term.`, { details: { slug } });
+            throw new CalendarError('duplicate_term_slug', msg('The slug \u201c{slug}\u201d is already in use by another term.', { slug }), { details: { slug } });
           }
         }
         let parent = current.parent;
