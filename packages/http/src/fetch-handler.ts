@@ -12,6 +12,7 @@ import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
 import { translateDocument, translator, type Catalogue } from './i18n/translator';
 import type { RateLimit } from './rate-limit';
 import { internalError, noRoute, tooManyRequests, wireError, type WireErrorBody } from './wire-errors';
+import { fetchHandlerOf, type WireResponse } from './wire-response';
 
 export interface FetchHandlerOptions {
   /**
@@ -69,7 +70,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   const t = translator(options.locale);
   const documents = documentCache();
 
-  return async function handle(request: Request): Promise<Response> {
+  return fetchHandlerOf(async function handle(request: Request): Promise<WireResponse> {
     const url = new URL(request.url);
     const site = typeof options.siteUrl === 'function' ? options.siteUrl(request) : options.siteUrl;
     const siteRoot = (site ?? url.origin).replace(/\/+$/, '');
@@ -93,7 +94,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       if (method === 'OPTIONS' && allowed.length > 0) {
         const preflight = request.headers.has('access-control-request-method') ? preflightHeaders(options.cors, origin, allowed) : {};
         if (Object.keys(preflight).length > 0) {
-          return new Response(null, { status: 204, headers: { allow: allowed.join(', '), 'content-language': t.language, ...preflight } });
+          return { status: 204, headers: { allow: allowed.join(', '), 'content-language': t.language, ...preflight }, body: null };
         }
         return send(200, { methods: allowed }, { allow: allowed.join(', ') });
       }
@@ -127,11 +128,11 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
         return send(body.data.status, body);
       }
       // The client went away (e.g. mid-upload): nothing went wrong here, and nobody will read this.
-      if (request.signal.aborted) return new Response(null, { status: 499 });
+      if (request.signal.aborted) return { status: 499, headers: {}, body: null };
       onError(error, request);
       return send(500, internalError(t));
     }
-  };
+  });
 }
 
 type Operation = (params: Record<string, unknown>, ctx: CallContext) => Promise<unknown>;
@@ -217,11 +218,11 @@ function pickFields(body: unknown, fields: string): unknown {
 /** `common` headers go on the HTTP response itself, also when `_envelope` wraps the rest in the body. */
 function respond(
   status: number, body: unknown, common: Record<string, string>, headers: Record<string, string>, mode: { head: boolean; envelope: boolean },
-): Response {
+): WireResponse {
   if (mode.envelope) {
-    return new Response(JSON.stringify({ body, status, headers }), { status: 200, headers: { ...BASE_HEADERS, ...common } });
+    return { status: 200, headers: { ...BASE_HEADERS, ...common }, body: JSON.stringify({ body, status, headers }) };
   }
-  return new Response(mode.head ? null : JSON.stringify(body), { status, headers: { ...BASE_HEADERS, ...common, ...headers } });
+  return { status, headers: { ...BASE_HEADERS, ...common, ...headers }, body: mode.head ? null : JSON.stringify(body) };
 }
 
 /**

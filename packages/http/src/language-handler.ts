@@ -3,6 +3,7 @@
 import type { Calendar } from '@evcal/core';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler';
 import type { Catalogue } from './i18n/translator';
+import { fetchHandlerOf, wireOf } from './wire-response';
 
 export interface LanguageHandlerOptions extends Omit<FetchHandlerOptions, 'locale'> {
   /**
@@ -33,9 +34,11 @@ export function createLanguageHandler(calendar: Calendar, options: LanguageHandl
     const segment = `${basePath}/${tagOf(locale).toLowerCase()}`;
     return { segment, handler: createFetchHandler(calendar, { ...rest, basePath: segment, locale }) };
   });
-  return (request) => {
+  const fallbackWire = wireOf(fallback)!;
+  const prefixedWire = prefixed.map(({ segment, handler }) => ({ segment, wire: wireOf(handler)! }));
+  return fetchHandlerOf((request) => {
     const path = new URL(request.url).pathname.toLowerCase();
-    const hit = prefixed.find(({ segment }) => path === segment || path.startsWith(`${segment}/`));
-    return (hit?.handler ?? fallback)(request);
-  };
+    const hit = prefixedWire.find(({ segment }) => path === segment || path.startsWith(`${segment}/`));
+    return (hit?.wire ?? fallbackWire)(request);
+  });
 }

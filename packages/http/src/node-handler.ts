@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setClientAddress } from './client-address';
 import type { FetchHandler } from './fetch-handler';
+import { wireOf, type WireResponse } from './wire-response';
 
 /** What node:http, Express and Connect pass a request handler. */
 export type NodeHandler = (req: IncomingMessage & { body?: unknown; originalUrl?: string }, res: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -23,14 +24,18 @@ export interface NodeHandlerOptions {
  * the request.
  */
 export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  // evcal's own handlers answer in wire form too: written as is, without a web Response between.
+  const wire = wireOf(handler);
+  const serve = wire
+    ? (request: Request, res: ServerResponse) => wire(request).then((w) => writeWire(w, res))
+    : (request: Request, res: ServerResponse) => handler(request).then((response) => writeResponse(response, res));
   return (req, res, next) => {
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
     const { request, body } = toRequest(req, abort.signal, options);
-    handler(request)
-      .then((response) => writeResponse(response, res))
+    serve(request, res)
       .then(() => {
         if (body && !req.readableEnded) body.drain();
       })
@@ -143,6 +148,16 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   const body = new Uint8Array(await response.arrayBuffer());
   res.setHeader('content-length', body.byteLength);
   res.end(body);
+}
+
+function writeWire(w: WireResponse, res: ServerResponse): void {
+  if (w.body === null) {
+    res.writeHead(w.status, w.headers);
+    res.end();
+    return;
+  }
+  res.writeHead(w.status, { ...w.headers, 'content-length': Buffer.byteLength(w.body) });
+  res.end(w.body);
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {

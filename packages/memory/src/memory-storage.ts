@@ -1,11 +1,13 @@
-// In-memory storage: maps in the process, queries evaluated by the core reference engine.
-// Transactions are serialised; each collects its writes and commits them in one synchronous
-// step, so concurrent readers see either none or all of them.
+// In-memory storage: maps in the process, queries evaluated by the core reference engine over
+// indexes of the committed events (event-index.ts). Transactions are serialised; each collects
+// its writes and commits them in one synchronous step, so concurrent readers see either none
+// or all of them.
 import {
   countEventsByTerm, foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery,
   type EventCollection, type EventRecord, type LinkedPostCollection, type OrganizerRecord, type PostStatus,
   type Storage, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type VenueRecord,
 } from '@evcal/core';
+import { EventIndex, tuning } from './event-index';
 import { Table, TableView } from './table';
 import { TermCounts } from './term-counts';
 
@@ -44,13 +46,19 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
   };
   const sequences = { post: 0, term: 0 };
   const counts = new TermCounts();
+  const eventIndex = new EventIndex(tables.events.rows);
+  const onEventChange = (before: EventRecord | undefined, after: EventRecord | undefined) => {
+    counts.update(before, after);
+    eventIndex.update(before, after);
+  };
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
 
   type Views = { [K in keyof typeof tables]: TableView<(typeof tables)[K] extends Table<infer R> ? R : never> };
 
   const commit = (views: Views, seq: { post: number; term: number }) => {
-    tables.events.apply(views.events.changes, (before, after) => counts.update(before, after));
+    if (views.events.changes.size > tuning.bulkChanges) eventIndex.invalidate();
+    tables.events.apply(views.events.changes, onEventChange);
     tables.venues.apply(views.venues.changes);
     tables.organizers.apply(views.organizers.changes);
     tables.categories.apply(views.categories.changes);
@@ -90,7 +98,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       insert: async (r) => write(() => views.events.insert(r)),
       replace: async (r) => write(() => views.events.replace(r)),
       delete: async (id) => write(() => views.events.delete(id)),
-      list: async (query) => runEventQuery(eventsInView(), query, { venue: (id) => views.venues.get(id) }),
+      list: async (query) => {
+        const ctx = { venue: (id: number) => views.venues.get(id) };
+        // The indexes follow the committed events; a transaction that wrote events reads its own view.
+        return views.events.dirty ? runEventQuery(eventsInView(), query, ctx) : eventIndex.list(query, ctx);
+      },
       unlink: async (kind, id) => write(() => {
         const field = ({ venue: 'venueIds', organizer: 'organizerIds', category: 'categoryIds', tag: 'tagIds' } as const)[kind];
         for (const e of [...eventsInView()]) {
@@ -191,7 +203,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       sequences: { ...sequences },
     }),
     load(snapshot) {
-      tables.events.reset(snapshot.events, (before, after) => counts.update(before, after));
+      eventIndex.invalidate();
+      tables.events.reset(snapshot.events, onEventChange);
       tables.venues.reset(snapshot.venues);
       tables.organizers.reset(snapshot.organizers);
       tables.categories.reset(snapshot.categories);

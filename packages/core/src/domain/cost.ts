@@ -63,8 +63,9 @@ export function costValues(cost: readonly string[]): string[] {
  */
 export function displayCost(
   cost: readonly string[], symbol: string, position: CurrencyPosition, defaults: CurrencyDefaults,
+  values: readonly string[] = costValues(cost),
 ): string {
-  const numeric = costValues(cost).filter((x) => /^\d/.test(x));
+  const numeric = values.filter((x) => /^\d/.test(x));
   if (numeric.length === 0) return escapeHtml(cost.join(', '));
   const sym = symbol || defaults.symbol;
   const pos = position || defaults.position;
@@ -74,8 +75,10 @@ export function displayCost(
   return escapeHtml(min === max ? show(min) : `${show(min)} \u2013 ${show(max)}`);
 }
 
-export function costDetails(cost: readonly string[], symbol: string, position: CurrencyPosition, code: string): CostDetails {
-  return { currency_symbol: symbol, currency_code: code, currency_position: position, values: costValues(cost) };
+export function costDetails(
+  cost: readonly string[], symbol: string, position: CurrencyPosition, code: string, values: readonly string[] = costValues(cost),
+): CostDetails {
+  return { currency_symbol: symbol, currency_code: code, currency_position: position, values: [...values] };
 }
 
 // ---- helpers ----

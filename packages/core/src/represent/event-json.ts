@@ -1,7 +1,7 @@
 // The event object (behaviour.md §1.2), in the reference's key order, with its venues,
 // organizers and terms embedded.
 import type { CurrencyDefaults } from '../domain/cost';
-import { costDetails, displayCost } from '../domain/cost';
+import { costDetails, costValues, displayCost } from '../domain/cost';
 import { renderContent, renderTitle } from '../domain/text';
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../model/records';
 import type { CountedTerm } from '../query/query-types';
@@ -43,6 +43,8 @@ export function eventJson(event: EventRecord, options: EventJsonOptions): EventJ
   const utcStart = formatUtc(event.startUtc);
   const utcEnd = formatUtc(event.endUtc);
   const gid = globalId(links, event.id);
+  const url = postUrl(links, 'event', event);
+  const values = costValues(event.cost);
   const venues = event.venueIds.flatMap((id) => {
     const v = related.venues.get(id);
     return v && options.visible('venue', v) ? [embedded('venue', venueJson(links, v), v, options)] : [];
@@ -58,7 +60,7 @@ export function eventJson(event: EventRecord, options: EventJsonOptions): EventJ
     author: String(event.authorId),
     status: event.status,
     ...postDates(event),
-    url: postUrl(links, 'event', event),
+    url,
     rest_url: eventRestUrl(links, event.id),
     title: renderTitle(event.title),
     description: renderContent(event.description),
@@ -76,9 +78,9 @@ export function eventJson(event: EventRecord, options: EventJsonOptions): EventJ
     utc_end_date_details: dateDetails(utcEnd),
     timezone: event.timezone,
     timezone_abbr: event.timezoneAbbr,
-    cost: displayCost(event.cost, event.currencySymbol, event.currencyPosition, options.currency),
-    cost_details: costDetails(event.cost, event.currencySymbol, event.currencyPosition, event.currencyCode),
-    website: event.website ?? postUrl(links, 'event', event),
+    cost: displayCost(event.cost, event.currencySymbol, event.currencyPosition, options.currency, values),
+    cost_details: costDetails(event.cost, event.currencySymbol, event.currencyPosition, event.currencyCode, values),
+    website: event.website ?? url,
     show_map: event.showMap,
     show_map_link: event.showMapLink,
     hide_from_listings: event.hideFromListings,
@@ -121,6 +123,9 @@ function embedded<T extends VenueRecord | OrganizerRecord>(
   return post.password !== '' && !options.unlocked(kind, post) ? redactProtected(json) : json;
 }
 
+/** WordPress's order of a post's terms: by name, case- and accent-insensitively (one collator for every call). */
+const byName = new Intl.Collator('en', { sensitivity: 'base' });
+
 /** Terms in the order WordPress gives a post's terms: by name. */
 function embeddedTerms(
   taxonomy: 'category' | 'tag', ids: readonly number[], terms: ReadonlyMap<number, CountedTerm<TermRecord>>, links: LinkBase,
@@ -130,6 +135,6 @@ function embeddedTerms(
       const t = terms.get(id);
       return t ? [t] : [];
     })
-    .sort((a, b) => a.term.name.localeCompare(b.term.name, 'en', { sensitivity: 'base' }) || a.term.id - b.term.id)
+    .sort((a, b) => byName.compare(a.term.name, b.term.name) || a.term.id - b.term.id)
     .map((t) => embeddedTermJson(links, taxonomy, t.term, t.count));
 }

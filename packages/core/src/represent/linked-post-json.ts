@@ -41,12 +41,13 @@ export function venueJson(links: LinkBase, venue: VenueRecord, options: LinkedPo
     out.geo_lng = venue.geoLng;
   }
   if (options.jsonLd) out.json_ld = venueJsonLd(links, venue);
-  dropEmpty(out);
-  out.show_map = venue.showMap;
-  out.show_map_link = venue.showMapLink;
-  out.global_id = globalId(links, venue.id);
-  out.global_id_lineage = [out.global_id];
-  return out;
+  const kept = dropEmpty(out);
+  const id = globalId(links, venue.id);
+  kept.show_map = venue.showMap;
+  kept.show_map_link = venue.showMapLink;
+  kept.global_id = id;
+  kept.global_id_lineage = [id];
+  return kept;
 }
 
 export function organizerJson(links: LinkBase, organizer: OrganizerRecord, options: LinkedPostJsonOptions = {}): PostJson {
@@ -72,10 +73,16 @@ export function organizerJson(links: LinkBase, organizer: OrganizerRecord, optio
   return dropEmpty(out);
 }
 
-/** Removes empty strings, "0", false, null, undefined and empty arrays (the reference's array_filter). */
+/**
+ * A copy without empty strings, "0", false, null, undefined and empty arrays (the reference's
+ * array_filter), key order kept. A copy rather than `delete`, which would leave the object in
+ * V8's slow dictionary mode for everything that reads it later (JSON.stringify).
+ */
 function dropEmpty(obj: PostJson): PostJson {
-  for (const [k, v] of Object.entries(obj)) {
-    if (v === '' || v === '0' || v === false || v === null || v === undefined || (Array.isArray(v) && v.length === 0)) delete obj[k];
+  const out: PostJson = {};
+  for (const k in obj) {
+    const v = obj[k];
+    if (!(v === '' || v === '0' || v === false || v === null || v === undefined || (Array.isArray(v) && v.length === 0))) out[k] = v;
   }
-  return obj;
+  return out;
 }

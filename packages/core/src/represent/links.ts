@@ -19,16 +19,25 @@ export function postUrl(links: LinkBase, kind: PostKind, post: PostRecord): stri
 
 /** `<host><path of the home URL>?id=<id>`: no scheme, no port. */
 export function globalId(links: LinkBase, id: number): string {
-  let host = links.siteUrl;
-  let path = '';
+  return `${globalIdBase(links.siteUrl)}?id=${id}`;
+}
+
+// The host and path of the last home URL seen: a page of posts asks for the same one each time.
+let lastSite: string | undefined;
+let lastBase = '';
+
+function globalIdBase(siteUrl: string): string {
+  if (siteUrl === lastSite) return lastBase;
+  let base = siteUrl;
   try {
-    const u = new URL(links.siteUrl);
-    host = u.hostname;
-    path = u.pathname.replace(/\/+$/, '');
+    const u = new URL(siteUrl);
+    base = `${u.hostname}${u.pathname.replace(/\/+$/, '')}`;
   } catch {
     // a siteUrl that is not a URL is used as is
   }
-  return `${host}${path}?id=${id}`;
+  lastSite = siteUrl;
+  lastBase = base;
+  return base;
 }
 
 export function eventRestUrl(links: LinkBase, id: number): string {

@@ -1,0 +1,109 @@
+// In-process operation latency on one storage at one dataset size:
+//   node bench/inprocess.mjs --storage memory|file-json|sqlite|postgres --n 100000 [--budget 3000] [--out result.json]
+// The calendar runs in this process over the storage (no HTTP), as an embedding app calls it.
+// Reads are anonymous (a visitor); writes are an administrator's.
+import { createCalendar } from '@evcal/core';
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { BENCH_NOW_MS, benchParams, ids } from './lib/dataset.mjs';
+import { fmtMs, sample } from './lib/measure.mjs';
+import { OPENERS } from './lib/stores.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    storage: { type: 'string' }, n: { type: 'string' }, budget: { type: 'string', default: '3000' },
+    out: { type: 'string' }, ops: { type: 'string' }, profile: { type: 'string' },
+  },
+});
+const storageName = opts.storage;
+const n = Number(opts.n);
+const budgetMs = Number(opts.budget);
+const log = (m) => process.stderr.write(`[${storageName} ${n}] ${m}\n`);
+
+const t0 = performance.now();
+const opened = await OPENERS[storageName](n, log);
+const openMs = performance.now() - t0;
+const calendar = createCalendar({ storage: opened.storage, timezone: 'UTC', now: () => BENCH_NOW_MS });
+const admin = { principal: { id: 1, role: 'administrator' } };
+const p = benchParams(n);
+const shape = ids(n);
+
+// Published event ids to read and update: from pages spread over the default list.
+const readable = [];
+for (const page of [1, 7, 23, 61, 150]) {
+  const result = await calendar.events.list({ per_page: 50, page }).catch(() => undefined);
+  for (const e of result?.body.events ?? []) readable.push(e.id);
+}
+if (readable.length === 0) throw new Error('no readable events');
+
+let created = 0;
+const newEvent = (i) => ({
+  title: `Benchmark Night ${process.pid} ${i}`,
+  description: '<p>A benchmark event with a description of realistic length: live music, guests, food and drinks.</p>',
+  start_date: `2031-0${1 + (i % 9)}-1${i % 10} 20:00:00`,
+  end_date: `2031-0${1 + (i % 9)}-1${i % 10} 23:00:00`,
+  timezone: 'Europe/Rome',
+  status: 'publish',
+  cost: '€15',
+  categories: [1 + (i % shape.categories)],
+  tags: [shape.firstTag + (i % 20)],
+  venue: shape.firstVenue + (i % shape.venues),
+  organizer: [shape.firstOrganizer + (i % shape.organizers)],
+});
+
+const OPS = {
+  'list-default': () => calendar.events.list({}),
+  'list-week': () => calendar.events.list({ ...p.week }),
+  'list-category': () => calendar.events.list({ categories: p.category }),
+  'list-week-category': () => calendar.events.list({ ...p.week, categories: p.category }),
+  'list-search': () => calendar.events.list({ search: p.search }),
+  read: (i) => calendar.events.get({ id: readable[i % readable.length] }),
+  create: () => calendar.events.create(newEvent(created++), admin),
+  update: (i) => calendar.events.update({ id: readable[i % readable.length], ...newEvent(i), title: `Updated ${i}` }, admin),
+};
+const selected = opts.ops ? opts.ops.split(',') : Object.keys(OPS);
+
+// One call of each first: a failing operation is a crash, not a number.
+const totals = {};
+const firstMs = {};
+for (const name of selected) {
+  const t = performance.now();
+  const r = await OPS[name](0);
+  firstMs[name] = performance.now() - t;
+  if (r?.total !== undefined) totals[name] = r.total;
+}
+
+// --profile <file>: a V8 CPU profile of the measured calls only (not of loading the dataset).
+let session;
+if (opts.profile) {
+  const { Session } = await import('node:inspector/promises');
+  session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+}
+
+const results = {};
+for (const name of selected) {
+  // Operations that take seconds (scans of a million rows) get fewer samples, so that a full
+  // run stays within its time; their p99 is then only the slowest of a few.
+  const slow = firstMs[name] > 1000 ? 2 : firstMs[name] > 100 ? 1 : 0;
+  const r = await sample((i) => OPS[name](i), {
+    budgetMs,
+    minSamples: [10, 5, 3][slow],
+    warmup: [20, 2, 0][slow],
+  });
+  results[name] = { ...r, ...(totals[name] !== undefined ? { total: totals[name] } : {}) };
+  log(`${name.padEnd(20)} p50 ${fmtMs(r.p50).padStart(9)}  p99 ${fmtMs(r.p99).padStart(9)}  (${r.samples} samples${totals[name] !== undefined ? `, total ${totals[name]}` : ''})`);
+}
+
+if (session) {
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(opts.profile, JSON.stringify(profile));
+  session.disconnect();
+}
+await opened.close();
+const out = { storage: storageName, n, openMs, firstMs, results };
+if (opts.out) writeFileSync(opts.out, JSON.stringify(out, null, 2));
+else console.log(JSON.stringify(out));

@@ -1,0 +1,35 @@
+// The HTTP baseline: a plain node:http server that answers each route with response bytes
+// recorded from evcal beforehand (status, headers, body), doing no work but reading the request.
+// What evcal reaches relative to it is what the application costs on top of node:http.
+//   node bench/lib/baseline-server.mjs <routes.json>
+// routes.json: [{ method, path, status, headers, body (base64) }]; prints "listening <port>".
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+
+const routes = new Map();
+for (const r of JSON.parse(readFileSync(process.argv[2], 'utf8'))) {
+  const body = Buffer.from(r.body, 'base64');
+  routes.set(`${r.method} ${r.path}`, { status: r.status, headers: { ...r.headers, 'content-length': String(body.length) }, body });
+}
+
+const server = createServer((req, res) => {
+  const path = req.url.split('?')[0];
+  const route = routes.get(`${req.method} ${path}`) ?? routes.get(`${req.method} *`);
+  const send = () => {
+    if (!route) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(route.status, route.headers);
+    res.end(route.body);
+  };
+  if (req.method === 'GET' || req.method === 'HEAD') send();
+  else {
+    req.on('data', () => {});
+    req.on('end', send);
+  }
+});
+server.keepAliveTimeout = 5_000;
+server.listen(0, '127.0.0.1', () => process.stdout.write(`listening ${server.address().port}\n`));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,187 @@
+// `npm run bench` / `npm run bench:quick`: every benchmark, each in its own process, results in
+// bench/results/<mode>.json and a summary on stdout. Benchmarks measure; nothing here asserts a
+// timing. The quick mode (small N, short runs) checks that every benchmark still runs: it exits
+// non-zero only when one crashes.
+//
+//   node bench/run.mjs [--quick] [--only inprocess,http,memory] [--storages memory,sqlite,…]
+//                      [--sizes 10000,100000] [--keep-going]
+//
+// PostgreSQL: EVCAL_BENCH_POSTGRES_URL (default postgres://evcal:evcal@127.0.0.1:5432/evcal);
+// when it cannot be reached its benchmarks are skipped with a notice. Each PostgreSQL run uses
+// a fresh schema bench_<random>, dropped afterwards.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem, release } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { fmtMs } from './lib/measure.mjs';
+import { PG_URL } from './lib/stores.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const { values: opts } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    storages: { type: 'string' },
+    sizes: { type: 'string' },
+    'keep-going': { type: 'boolean', default: false },
+  },
+});
+const quick = opts.quick;
+const only = new Set((opts.only ?? 'inprocess,http,memory').split(','));
+const mode = quick ? 'quick' : 'full';
+
+/**
+ * What runs. In-process: memory and file-json at 10k and 100k, SQL also at 1M. HTTP: every
+ * storage at 10k, memory and SQLite also at 100k. Memory: the memory adapter at 100k.
+ */
+const PLAN = quick
+  ? {
+    inprocess: [['memory', 1000], ['file-json', 1000], ['sqlite', 1000], ['postgres', 1000], ['sqlite', 3000], ['memory', 3000]],
+    http: [['memory', 1000], ['file-json', 1000], ['sqlite', 1000], ['postgres', 1000]],
+    memory: [3000],
+    budgetMs: 150,
+    httpSeconds: 1,
+  }
+  : {
+    inprocess: [
+      ['memory', 10_000], ['memory', 100_000], ['file-json', 10_000], ['file-json', 100_000],
+      ['sqlite', 10_000], ['sqlite', 100_000], ['sqlite', 1_000_000],
+      ['postgres', 10_000], ['postgres', 100_000], ['postgres', 1_000_000],
+    ],
+    http: [['memory', 10_000], ['file-json', 10_000], ['sqlite', 10_000], ['postgres', 10_000], ['memory', 100_000], ['sqlite', 100_000]],
+    memory: [100_000],
+    budgetMs: 3000,
+    httpSeconds: 10,
+  };
+const storages = opts.storages ? new Set(opts.storages.split(',')) : undefined;
+const sizes = opts.sizes ? new Set(opts.sizes.split(',').map(Number)) : undefined;
+const wanted = ([storage, n]) => (!storages || storages.has(storage)) && (!sizes || sizes.has(n));
+
+const say = (m) => process.stdout.write(`${m}\n`);
+const started = performance.now();
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+
+async function postgresReachable() {
+  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    await c.query('select 1');
+    return true;
+  } catch (error) {
+    say(`notice: PostgreSQL at ${PG_URL.replace(/\/\/([^:]+):[^@]*@/, '//$1:***@')} is not reachable (${error.message}); its benchmarks are skipped.`);
+    return false;
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+/** Runs one benchmark script in its own process; resolves with its JSON result. */
+function runScript(script, args, nodeFlags = []) {
+  const out = join(HERE, 'results', `.part-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeFlags, join(HERE, script), ...args, '--out', out], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('exit', (code, signal) => {
+      if (code !== 0) return reject(new Error(`${script} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`));
+      try {
+        resolve(JSON.parse(readFileSync(out, 'utf8')));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+mkdirSync(join(HERE, 'results'), { recursive: true });
+const results = {
+  mode,
+  startedAt: new Date().toISOString(),
+  machine: {
+    cpu: cpus()[0]?.model, cores: cpus().length, memoryGB: +(totalmem() / 2 ** 30).toFixed(1),
+    node: process.version, kernel: release(), loadavgAtStart: loadavg(),
+  },
+  inprocess: [],
+  http: [],
+  memory: [],
+  failures: [],
+};
+const pgOk = await postgresReachable();
+const attempt = async (label, fn) => {
+  say(`\n== ${label} (${elapsed()})`);
+  try {
+    await fn();
+  } catch (error) {
+    results.failures.push({ label, error: String(error?.message ?? error) });
+    say(`FAILED: ${label}: ${error?.message ?? error}`);
+    if (!opts['keep-going']) throw error;
+  }
+};
+const skipPg = ([storage]) => storage === 'postgres' && !pgOk;
+
+try {
+  if (only.has('memory')) {
+    for (const n of PLAN.memory) {
+      if (sizes && !sizes.has(n)) continue;
+      await attempt(`memory adapter resident size, ${n} events`, async () => {
+        results.memory.push(await runScript('memory.mjs', ['--n', String(n)], ['--expose-gc']));
+      });
+    }
+  }
+  if (only.has('inprocess')) {
+    for (const entry of PLAN.inprocess.filter(wanted)) {
+      if (skipPg(entry)) continue;
+      const [storage, n] = entry;
+      await attempt(`in-process latency: ${storage}, ${n} events`, async () => {
+        results.inprocess.push({ ...(await runScript('inprocess.mjs', ['--storage', storage, '--n', String(n), '--budget', String(PLAN.budgetMs)])), loadavg: loadavg() });
+      });
+    }
+  }
+  if (only.has('http')) {
+    for (const entry of PLAN.http.filter(wanted)) {
+      if (skipPg(entry)) continue;
+      const [storage, n] = entry;
+      await attempt(`HTTP through evcal serve vs baseline: ${storage}, ${n} events`, async () => {
+        results.http.push({ ...(await runScript('http.mjs', ['--storage', storage, '--n', String(n), '--duration', String(PLAN.httpSeconds)])), loadavg: loadavg() });
+      });
+    }
+  }
+} finally {
+  results.finishedAt = new Date().toISOString();
+  results.seconds = (performance.now() - started) / 1000;
+  results.machine.loadavgAtEnd = loadavg();
+  const file = join(HERE, 'results', `${mode}.json`);
+  writeFileSync(file, JSON.stringify(results, null, 2));
+  say(`\nresults: ${file} (${elapsed()})`);
+  say(summary(results));
+}
+if (results.failures.length) {
+  say(`\n${results.failures.length} benchmark(s) crashed.`);
+  process.exit(1);
+}
+
+function summary(r) {
+  const lines = [];
+  if (r.inprocess.length) {
+    const ops = ['list-default', 'list-week', 'list-category', 'list-week-category', 'list-search', 'read', 'create', 'update'];
+    lines.push('', 'In-process latency, p50 / p99:', `| storage | events | ${ops.join(' | ')} |`, `|---|---:|${ops.map(() => '---:').join('|')}|`);
+    for (const x of r.inprocess) {
+      lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | ${ops.map((o) => (x.results[o] ? `${fmtMs(x.results[o].p50)} / ${fmtMs(x.results[o].p99)}` : '—')).join(' | ')} |`);
+    }
+  }
+  if (r.http.length) {
+    lines.push('', 'HTTP, requests/s (evcal / baseline = ratio), evcal p50 / p99 latency:', '| storage | events | route | evcal req/s | baseline req/s | ratio | p50 | p99 |', '|---|---:|---|---:|---:|---:|---:|---:|');
+    for (const x of r.http) {
+      for (const [route, v] of Object.entries(x.routes)) {
+        lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | \`${route}\` | ${v.evcal.requestsPerSec.toFixed(0)} | ${v.baseline.requestsPerSec.toFixed(0)} | ${(100 * v.ratio).toFixed(1)}% | ${v.evcal.latencyP50} ms | ${v.evcal.latencyP99} ms |`);
+      }
+    }
+  }
+  for (const m of r.memory) {
+    lines.push('', `Memory adapter, ${m.n.toLocaleString('en')} events: ${m.indexed.heapBytesPerEvent.toFixed(0)} B/event on the heap with its indexes, `
+      + `${m.indexed.rssBytesPerEvent.toFixed(0)} B/event of RSS (process RSS ${m.indexed.rssMB.toFixed(0)} MB); after the first search `
+      + `${m.searched.heapBytesPerEvent.toFixed(0)} / ${m.searched.rssBytesPerEvent.toFixed(0)} B/event.`);
+  }
+  return lines.join('\n');
+}

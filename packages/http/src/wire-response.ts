@@ -1,0 +1,30 @@
+// A response before it becomes a web `Response`. The fetch handler builds this, and bridges
+// that write to something else than a web stream (node:http) take it as it is: a web Response
+// would have them copy the body into a stream and read it back out for nothing.
+import type { FetchHandler } from './fetch-handler';
+
+export interface WireResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The JSON text; null for none (HEAD, 204). */
+  readonly body: string | null;
+}
+
+/** The handler behind a fetch handler, answering in wire form. */
+export type WireHandler = (request: Request) => Promise<WireResponse>;
+
+const WIRE = Symbol.for('evcal.http.wire');
+
+/** A fetch handler over a wire handler, which bridges can reach with `wireOf`. */
+export function fetchHandlerOf(wire: WireHandler): FetchHandler {
+  const handler: FetchHandler = async (request) => {
+    const w = await wire(request);
+    return new Response(w.body, { status: w.status, headers: w.headers });
+  };
+  return Object.assign(handler, { [WIRE]: wire });
+}
+
+/** The wire handler behind a fetch handler made by evcal, if it is one. */
+export function wireOf(handler: FetchHandler): WireHandler | undefined {
+  return (handler as { [WIRE]?: WireHandler })[WIRE];
+}
