@@ -156,8 +156,10 @@ function writeWire(w: WireResponse, res: ServerResponse): void {
     res.end();
     return;
   }
-  res.writeHead(w.status, { ...w.headers, 'content-length': Buffer.byteLength(w.body) });
-  res.end(w.body);
+  // Encoded once: its length and the bytes written.
+  const bytes = Buffer.from(w.body, 'utf8');
+  res.writeHead(w.status, { ...w.headers, 'content-length': bytes.byteLength });
+  res.end(bytes);
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {

@@ -347,6 +347,32 @@ describe('toNodeHandler in node:http', () => {
     });
   });
 
+  describe('any fetch handler', () => {
+    it('serves one that is not evcal\'s through web Responses, with the same status, headers and bytes', async () => {
+      const evcal = await calendarHandler();
+      // A wrapper, as an app's middleware might add: toNodeHandler cannot take evcal's direct path.
+      const wrapped: FetchHandler = async (request) => {
+        const response = await evcal(request);
+        return new Response(response.body, { status: response.status, headers: response.headers });
+      };
+      const direct = `${await listen(toNodeHandler(evcal))}${NS}`;
+      const generic = `${await listen(toNodeHandler(wrapped))}${NS}`;
+      for (const path of ['/events?per_page=1', '/events/12', '/events/999', '/venues']) {
+        const [a, b] = await Promise.all([fetch(`${direct}${path}`), fetch(`${generic}${path}`)]);
+        expect(b.status, path).toBe(a.status);
+        // The two servers differ in port only, which the bodies' URLs carry.
+        expect((await b.text()).replaceAll(new URL(generic).host, 'HOST'), path)
+          .toBe((await a.text()).replaceAll(new URL(direct).host, 'HOST'));
+        for (const name of ['content-type', 'content-language', 'x-tec-total', 'link']) {
+          expect(b.headers.get(name), `${path} ${name}`).toBe(a.headers.get(name)?.replaceAll(new URL(direct).host, new URL(generic).host) ?? null);
+        }
+      }
+      const posted = await fetch(`${generic}/events`, { method: 'POST', headers: { ...ADMIN, 'content-type': 'application/json' }, body: JSON.stringify(NEW_EVENT) });
+      expect(posted.status).toBe(201);
+      expect((await readJson(posted)).title).toBe('Gig');
+    });
+  });
+
   describe('a fetch handler that rejects', () => {
     const failing: FetchHandler = async () => {
       throw new Error('bridge test failure');

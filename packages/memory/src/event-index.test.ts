@@ -114,8 +114,8 @@ const writeArb = fc.record({
 describe('memory event indexes', () => {
   it.each([
     ['as tuned', { ...tuning }],
-    // Small thresholds, so that small calendars take every path: walks of the local order, bulk rebuilds.
-    ['with small thresholds', { bulkChanges: 3, smallMatchSet: 4 }],
+    // Small thresholds, so that small calendars take every path: walks of the local order, bulk rebuilds, evicted totals.
+    ['with small thresholds', { bulkChanges: 3, smallMatchSet: 4, cachedTotals: 2 }],
   ])('list the same pages as the core engine, across writes (%s)', async (_, settings) => {
     const saved = { ...tuning };
     Object.assign(tuning, settings);

@@ -28,6 +28,8 @@ export const tuning = {
   bulkChanges: 512,
   /** A column-scan match set up to this size is ordered by a partial sort rather than by walking the local order. */
   smallMatchSet: 2048,
+  /** How many totals of distinct filters are kept between changes. */
+  cachedTotals: 64,
 };
 /** Separates the folded texts of an event in its cached search text; a word containing it is checked text by text. */
 const SEPARATOR = '\u0000';
@@ -282,12 +284,19 @@ export class EventIndex {
     categoryIds: new Map(), tagIds: new Map(), venueIds: new Map(), organizerIds: new Map(),
   };
 
+  /**
+   * Totals of column-scan queries since the last change, by their filter: a list asked again
+   * (the same page of `/events`, or the next one) counts nothing. Any change empties it.
+   */
+  private readonly totals = new Map<string, number>();
+
   /** `rows`: the committed events, which this index follows through `update` and `invalidate`. */
   constructor(private readonly rows: ReadonlyMap<number, EventRecord>) {}
 
   /** Moves an event from its committed old version to its new one. */
   update(before: EventRecord | undefined, after: EventRecord | undefined): void {
     if (this.stale) return;
+    this.totals.clear();
     if (before) this.remove(before);
     if (after) this.add(after);
   }
@@ -296,6 +305,7 @@ export class EventIndex {
   invalidate(): void {
     if (this.stale) return;
     this.stale = true;
+    this.totals.clear();
     this.local.rebuild([]);
     this.utc.rebuild([]);
     this.irregular.clear();
@@ -498,8 +508,13 @@ export class EventIndex {
     const [lo, hi] = this.utcSlice(c.start, c.end);
     const o = this.utc;
     const f = new ColumnFilter(c);
-    let total = 0;
-    for (let i = lo; i < hi; i++) if (f.matches(o, i)) total++;
+    let total = this.totals.get(f.key);
+    if (total === undefined) {
+      total = 0;
+      for (let i = lo; i < hi; i++) if (f.matches(o, i)) total++;
+      if (this.totals.size >= tuning.cachedTotals) this.totals.clear();
+      this.totals.set(f.key, total);
+    }
 
     const sort = q.sort;
     const walk = sort.length === 2 && sort[0]!.field === 'startLocal' && sort[1]!.field === 'id'
@@ -542,6 +557,8 @@ class ColumnFilter {
   private readonly eGt: number; private readonly eGte: number; private readonly eLt: number; private readonly eLte: number;
   /** Which of the eight bounds are present, one bit each (sGt, sGte, sLt, sLte, eGt, eGte, eLt, eLte). */
   private readonly bounds: number;
+  /** Equal for two filters exactly when they match the same events. */
+  readonly key: string;
 
   constructor(c: ColumnQuery) {
     this.statusMask = c.statusMask;
@@ -557,6 +574,7 @@ class ColumnFilter {
     this.bounds = bounds;
     [this.sGt, this.sGte, this.sLt, this.sLte, this.eGt, this.eGte, this.eLt, this.eLte] = values.map((v) => v ?? 0) as [
       number, number, number, number, number, number, number, number];
+    this.key = `${this.statusMask} ${this.hiddenMask} ${this.featuredWant} ${bounds} ${values.join(' ')}`;
   }
 
   matches(o: Ordered, i: number): boolean {
