@@ -47,7 +47,7 @@ export { termIdArg, termListArgs, termWriteArgs } from './operations/term-args';
 
 export { importDataset, exportDataset } from './dataset/dataset';
 export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';
-export { encodeDataset, decodeDataset } from './dataset/codec';
+export { encodeDataset, decodeDataset, datasetJsonBytes } from './dataset/codec';
 export type { EncodedDataset, RecordSet } from './dataset/codec';
 
 // Time helpers (wall clocks, zones, PHP-compatible parsing).

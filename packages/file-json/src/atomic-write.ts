@@ -6,12 +6,12 @@ import { errorCode, type FileSystemLike } from './file-system';
 
 let counter = 0;
 
-export async function atomicWrite(fs: FileSystemLike, path: string, text: string): Promise<void> {
+export async function atomicWrite(fs: FileSystemLike, path: string, data: string | Uint8Array): Promise<void> {
   const temp = `${path}.${process.pid}.${++counter}.tmp`;
   try {
     const handle = await fs.open(temp, 'w');
     try {
-      await handle.writeFile(text, 'utf8');
+      await handle.writeFile(data, 'utf8');
       await handle.sync();
     } finally {
       await handle.close();

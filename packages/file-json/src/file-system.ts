@@ -3,7 +3,7 @@
 import * as nodeFs from 'node:fs/promises';
 
 export interface FileHandleLike {
-  writeFile(data: string, encoding: 'utf8'): Promise<void>;
+  writeFile(data: string | Uint8Array, encoding: 'utf8'): Promise<void>;
   sync(): Promise<void>;
   close(): Promise<void>;
 }

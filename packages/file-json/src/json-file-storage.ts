@@ -3,7 +3,7 @@
 // queried by the core engine; every committed transaction rewrites the file atomically before
 // it is acknowledged. The first write takes a lock that keeps other processes from writing;
 // they can still read, and every read re-reads the file when another process changed it.
-import { decodeDataset, encodeDataset, type Storage } from '@evcal/core';
+import { datasetJsonBytes, decodeDataset, type Storage } from '@evcal/core';
 import { createMemoryStorage, type MemorySnapshot } from '@evcal/memory';
 import { dirname } from 'node:path';
 import { atomicWrite } from './atomic-write';
@@ -28,10 +28,12 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
   let stamp: FileStatLike | undefined;
   let lock: Promise<FileLock> | undefined;
   let closed = false;
+  /** The JSON of each stored record, so that a write encodes only what changed (datasetJsonBytes). */
+  const encoded = new WeakMap<object, Uint8Array>();
 
   const memory = createMemoryStorage({
     onCommit: async (m) => {
-      await atomicWrite(fs, path, JSON.stringify(encodeDataset(m.snapshot())));
+      await atomicWrite(fs, path, datasetJsonBytes(m.snapshot(), encoded));
       stamp = await fs.stat(path);
     },
   });

@@ -1,7 +1,7 @@
 import { createMemoryStorage } from '@evcal/memory';
 import { describe, expect, it } from 'vitest';
 import { createCalendar } from '../operations/calendar';
-import { decodeDataset, encodeDataset } from './codec';
+import { datasetJsonBytes, decodeDataset, encodeDataset } from './codec';
 
 const admin = { principal: { id: 1, role: 'administrator' } };
 
@@ -45,6 +45,30 @@ describe('dataset codec', () => {
     const copy = createCalendar({ storage: createMemoryStorage(), timezone: 'Europe/Rome', now: () => Date.UTC(2026, 10, 22, 12) });
     await copy.importDataset(JSON.parse(JSON.stringify(exported)));
     expect(await copy.exportDataset()).toEqual(exported);
+  });
+
+  it('writes the bytes of JSON.stringify(encodeDataset(…)) with datasetJsonBytes, re-encoding only changed records', async () => {
+    const { storage, calendar } = await populated();
+    const cache = new WeakMap<object, Uint8Array>();
+    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    const expected = () => JSON.stringify(encodeDataset(storage.snapshot()));
+    expect(text(datasetJsonBytes(storage.snapshot()))).toBe(expected());
+    expect(text(datasetJsonBytes(storage.snapshot(), cache))).toBe(expected());
+    const venue = storage.snapshot().venues[0]!;
+    expect(text(cache.get(venue)!)).toBe(JSON.stringify(encodeDataset({ ...storage.snapshot(), venues: [venue] }).venues[0]));
+    // Changes replace records: the new ones are encoded, the cached bytes of the others reused.
+    const first = (await calendar.events.list({}, admin)).body.events[0] as { id: number };
+    await calendar.events.patch({ id: first.id, title: 'Renamed', cost: 'Free' }, admin);
+    await calendar.venues.patch({ id: venue.id, city: 'Milano' }, admin);
+    await calendar.tags.create({ name: 'Later' }, admin);
+    expect(text(datasetJsonBytes(storage.snapshot(), cache))).toBe(expected());
+    expect(text(datasetJsonBytes(storage.snapshot(), cache))).toContain('"Renamed"');
+    expect(text(cache.get(venue)!)).not.toContain('Milano');
+    // An empty calendar, and sections with one record.
+    const empty = { events: [], venues: [], organizers: [], categories: [], tags: [], sequences: { post: 0, term: 0 } };
+    expect(text(datasetJsonBytes(empty, cache))).toBe(JSON.stringify(encodeDataset(empty)));
+    const one = { ...empty, venues: [venue] };
+    expect(text(datasetJsonBytes(one, cache))).toBe(JSON.stringify(encodeDataset(one)));
   });
 
   it('names the first bad record', () => {

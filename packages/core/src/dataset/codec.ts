@@ -34,15 +34,55 @@ export interface EncodedDataset {
 }
 
 export function encodeDataset(records: RecordSet): EncodedDataset {
-  const byId = <T extends { id: number }>(list: readonly T[]) => [...list].sort((a, b) => a.id - b.id);
   return {
-    evcal: { format: 1, sequences: { post: records.sequences.post, term: records.sequences.term } },
-    categories: byId(records.categories).map((t) => ({ id: t.id, name: t.name, slug: t.slug, parent: t.parent, description: t.description })),
-    tags: byId(records.tags).map((t) => ({ id: t.id, name: t.name, slug: t.slug, description: t.description })),
+    evcal: encodeMeta(records),
+    categories: byId(records.categories).map(encodeCategory),
+    tags: byId(records.tags).map(encodeTag),
     venues: byId(records.venues).map(encodeVenue),
     organizers: byId(records.organizers).map(encodeOrganizer),
     events: byId(records.events).map(encodeEvent),
   };
+}
+
+/**
+ * The UTF-8 bytes of `JSON.stringify(encodeDataset(records))`. With a `cache`, each record's
+ * bytes are kept by record object, so a storage that writes the whole calendar after every
+ * change (the JSON file adapter) encodes only the records that changed since, and never builds
+ * the document as one string. Records are immutable once stored (storages replace them, never
+ * modify them), which is what makes their identity a key.
+ */
+export function datasetJsonBytes(records: RecordSet, cache?: WeakMap<object, Uint8Array>): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const text = (s: string) => parts.push(utf8.encode(s));
+  const list = <T extends { id: number }>(rows: readonly T[], encode: (r: T) => Record<string, unknown>) => {
+    byId(rows).forEach((r, i) => {
+      let bytes = cache?.get(r);
+      if (bytes === undefined) {
+        bytes = utf8.encode(JSON.stringify(encode(r)));
+        cache?.set(r, bytes);
+      }
+      if (i > 0) parts.push(COMMA);
+      parts.push(bytes);
+    });
+  };
+  text(`{"evcal":${JSON.stringify(encodeMeta(records))},"categories":[`);
+  list(records.categories, encodeCategory);
+  text('],"tags":[');
+  list(records.tags, encodeTag);
+  text('],"venues":[');
+  list(records.venues, encodeVenue);
+  text('],"organizers":[');
+  list(records.organizers, encodeOrganizer);
+  text('],"events":[');
+  list(records.events, encodeEvent);
+  text(']}');
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }
 
 /** Reads what `encodeDataset` wrote. Throws `invalid_dataset` naming the first bad record. */
@@ -55,7 +95,8 @@ export function decodeDataset(data: unknown): RecordSet {
   const organizers = decodeAll(doc.organizers, 'organizers', (r, p) => decodeOrganizer(r, p));
   const categories = decodeAll(doc.categories, 'categories', (r, p) => decodeTerm(r, p, true));
   const tags = decodeAll(doc.tags, 'tags', (r, p) => decodeTerm(r, p, false));
-  const maxId = (lists: readonly { id: number }[][]) => Math.max(0, ...lists.flat().map((r) => r.id));
+  // Not Math.max(...ids): a spread of a few hundred thousand arguments overflows the stack.
+  const maxId = (lists: readonly { id: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => Math.max(n, r.id), m), 0);
   return {
     events, venues, organizers, categories, tags,
     sequences: {
@@ -66,6 +107,22 @@ export function decodeDataset(data: unknown): RecordSet {
 }
 
 // ---- encoding ----
+
+const utf8 = new TextEncoder();
+const COMMA = utf8.encode(',');
+const byId = <T extends { id: number }>(list: readonly T[]) => [...list].sort((a, b) => a.id - b.id);
+
+function encodeMeta(records: RecordSet): EncodedDataset['evcal'] {
+  return { format: 1, sequences: { post: records.sequences.post, term: records.sequences.term } };
+}
+
+function encodeCategory(t: TermRecord): Record<string, unknown> {
+  return { id: t.id, name: t.name, slug: t.slug, parent: t.parent, description: t.description };
+}
+
+function encodeTag(t: TermRecord): Record<string, unknown> {
+  return { id: t.id, name: t.name, slug: t.slug, description: t.description };
+}
 
 function encodePost(p: PostRecord): Record<string, unknown> {
   return {
