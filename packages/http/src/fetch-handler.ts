@@ -70,7 +70,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   const t = translator(options.locale);
   const documents = documentCache();
 
-  return fetchHandlerOf(async function handle(request: Request): Promise<WireResponse> {
+  return fetchHandlerOf(async function handle(request: Request, signal: AbortSignal = request.signal): Promise<WireResponse> {
     const url = new URL(request.url);
     const site = typeof options.siteUrl === 'function' ? options.siteUrl(request) : options.siteUrl;
     const siteRoot = (site ?? url.origin).replace(/\/+$/, '');
@@ -128,7 +128,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
         return send(body.data.status, body);
       }
       // The client went away (e.g. mid-upload): nothing went wrong here, and nobody will read this.
-      if (request.signal.aborted) return { status: 499, headers: {}, body: null };
+      if (signal.aborted) return { status: 499, headers: {}, body: null };
       onError(error, request);
       return send(500, internalError(t));
     }

@@ -36,9 +36,9 @@ export function createLanguageHandler(calendar: Calendar, options: LanguageHandl
   });
   const fallbackWire = wireOf(fallback)!;
   const prefixedWire = prefixed.map(({ segment, handler }) => ({ segment, wire: wireOf(handler)! }));
-  return fetchHandlerOf((request) => {
+  return fetchHandlerOf((request, signal) => {
     const path = new URL(request.url).pathname.toLowerCase();
     const hit = prefixedWire.find(({ segment }) => path === segment || path.startsWith(`${segment}/`));
-    return (hit?.wire ?? fallbackWire)(request);
+    return (hit?.wire ?? fallbackWire)(request, signal);
   });
 }

@@ -26,16 +26,17 @@ export interface NodeHandlerOptions {
 export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
   // evcal's own handlers answer in wire form too: written as is, without a web Response between.
   const wire = wireOf(handler);
-  const serve = wire
-    ? (request: Request, res: ServerResponse) => wire(request).then((w) => writeWire(w, res))
-    : (request: Request, res: ServerResponse) => handler(request).then((response) => writeResponse(response, res));
   return (req, res, next) => {
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    const { request, body } = toRequest(req, abort.signal, options);
-    serve(request, res)
+    // evcal's handler takes the signal beside the request; any other handler finds it on it.
+    const { request, body } = toRequest(req, wire ? undefined : abort.signal, options);
+    const served = wire
+      ? wire(request, abort.signal).then((w) => writeWire(w, res))
+      : handler(request).then((response) => writeResponse(response, res));
+    served
       .then(() => {
         if (body && !req.readableEnded) body.drain();
       })
@@ -51,7 +52,7 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
 }
 
 function toRequest(
-  req: IncomingMessage & { body?: unknown; originalUrl?: string }, signal: AbortSignal, options: NodeHandlerOptions,
+  req: IncomingMessage & { body?: unknown; originalUrl?: string }, signal: AbortSignal | undefined, options: NodeHandlerOptions,
 ): { request: Request; body?: NodeBody } {
   const forwarded = (name: string) => (options.trustProxy ? firstValue(req.headers[name]) : undefined);
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
@@ -64,7 +65,7 @@ function toRequest(
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
   const method = (req.method ?? 'GET').toUpperCase();
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, ...(signal ? { signal } : {}) };
   let body: NodeBody | undefined;
   if (method !== 'GET' && method !== 'HEAD') {
     // Only a body whose stream a parser has consumed counts as parsed: body-parser 1 sets
@@ -125,6 +126,7 @@ function nodeBody(req: IncomingMessage): NodeBody {
       req.once('end', () => {
         if (!draining) controller.close();
       });
+      // A client that goes away mid-upload: node ends the request with an error ("aborted").
       req.once('error', (error) => {
         if (!draining) controller.error(error);
       });

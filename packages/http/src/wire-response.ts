@@ -10,8 +10,13 @@ export interface WireResponse {
   readonly body: string | null;
 }
 
-/** The handler behind a fetch handler, answering in wire form. */
-export type WireHandler = (request: Request) => Promise<WireResponse>;
+/**
+ * The handler behind a fetch handler, answering in wire form. `signal` tells that the client
+ * went away (default: the request's own signal); a bridge that watches its connection itself
+ * passes it here instead of making the web Request follow it, which costs more than the rest
+ * of building the Request.
+ */
+export type WireHandler = (request: Request, signal?: AbortSignal) => Promise<WireResponse>;
 
 const WIRE = Symbol.for('evcal.http.wire');
 

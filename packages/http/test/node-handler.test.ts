@@ -329,6 +329,42 @@ describe('toNodeHandler in node:http', () => {
       await abandonUpload({ onError });
       expect(onError).not.toHaveBeenCalled();
     });
+
+    it('ends evcal\'s own handler too (served without a web Response), which answers nobody and reports nothing', async () => {
+      const onError = vi.fn();
+      const arrived = deferred();
+      const bearer = bearerTokens({ 'tok-admin': { id: 1, role: 'administrator' } });
+      const bridge = toNodeHandler(await calendarHandler({
+        onError,
+        authenticate: (request) => {
+          arrived.resolve();
+          return bearer(request);
+        },
+      }));
+      let response: ServerResponse | undefined;
+      const origin = await listen((req, res) => {
+        response = res;
+        bridge(req, res);
+      });
+      const client = new AbortController();
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('title=Half'));
+        },
+      });
+      const upload = fetch(`${origin}${NS}/events`, {
+        method: 'POST', headers: { ...ADMIN, 'content-type': 'application/x-www-form-urlencoded' },
+        body, duplex: 'half', signal: client.signal,
+      } as RequestInit);
+      await arrived.promise;
+      client.abort();
+      await expect(upload).rejects.toThrow();
+      // The handler finished: it ended the response (to a closed connection) instead of waiting forever for the body.
+      await vi.waitFor(() => expect(response?.writableEnded).toBe(true), { timeout: 5000 });
+      expect(onError).not.toHaveBeenCalled();
+      const res = await fetch(`${origin}${NS}/events/12`);
+      expect(res.status).toBe(200);
+    });
   });
 
   describe('proxies', () => {
