@@ -4,13 +4,17 @@
 // non-zero only when one crashes.
 //
 //   node bench/run.mjs [--quick] [--only inprocess,http,memory] [--storages memory,sqlite,…]
-//                      [--sizes 10000,100000] [--keep-going]
+//                      [--sizes 10000,100000] [--keep-going] [--merge]
+//
+// --merge keeps the results of an earlier run in the same results file and replaces only what
+// this run measured (e.g. `--storages sqlite,postgres --merge` after changing the SQL adapter).
+// The summary is also written next to the JSON as <mode>.md; `node bench/plot.mjs` draws it.
 //
 // PostgreSQL: EVCAL_BENCH_POSTGRES_URL (default postgres://evcal:evcal@127.0.0.1:5432/evcal);
 // when it cannot be reached its benchmarks are skipped with a notice. Each PostgreSQL run uses
 // a fresh schema bench_<random>, dropped afterwards.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +31,7 @@ const { values: opts } = parseArgs({
     storages: { type: 'string' },
     sizes: { type: 'string' },
     'keep-going': { type: 'boolean', default: false },
+    merge: { type: 'boolean', default: false },
   },
 });
 const quick = opts.quick;
@@ -152,17 +157,39 @@ try {
   results.seconds = (performance.now() - started) / 1000;
   results.machine.loadavgAtEnd = loadavg();
   const file = join(HERE, 'results', `${mode}.json`);
-  writeFileSync(file, JSON.stringify(results, null, 2));
+  const final = opts.merge && existsSync(file) ? merged(JSON.parse(readFileSync(file, 'utf8')), results) : results;
+  writeFileSync(file, JSON.stringify(final, null, 2));
+  writeFileSync(file.replace(/\.json$/, '.md'), `${summary(final).trim()}\n`);
   say(`\nresults: ${file} (${elapsed()})`);
-  say(summary(results));
+  say(summary(final));
 }
 if (results.failures.length) {
   say(`\n${results.failures.length} benchmark(s) crashed.`);
   process.exit(1);
 }
 
+/** An earlier run's results with this run's measurements in place of the ones they repeat. */
+function merged(earlier, now) {
+  const same = (a, b) => a.storage === b.storage && a.n === b.n;
+  const combine = (old = [], fresh = []) => [...old.filter((x) => !fresh.some((y) => same(x, y))), ...fresh];
+  return {
+    ...now,
+    startedAt: earlier.startedAt,
+    runs: [...(earlier.runs ?? [{ startedAt: earlier.startedAt, finishedAt: earlier.finishedAt, machine: earlier.machine }]),
+      { startedAt: now.startedAt, finishedAt: now.finishedAt, machine: now.machine }],
+    inprocess: combine(earlier.inprocess, now.inprocess),
+    http: combine(earlier.http, now.http),
+    memory: [...(earlier.memory ?? []).filter((x) => !now.memory.some((y) => y.n === x.n)), ...now.memory],
+    failures: [...(earlier.failures ?? []), ...now.failures],
+  };
+}
+
+const STORAGE_ORDER = ['memory', 'file-json', 'sqlite', 'postgres'];
+const byStorageThenSize = (a, b) => STORAGE_ORDER.indexOf(a.storage) - STORAGE_ORDER.indexOf(b.storage) || a.n - b.n;
+
 function summary(r) {
   const lines = [];
+  r = { ...r, inprocess: [...r.inprocess].sort(byStorageThenSize), http: [...r.http].sort(byStorageThenSize) };
   if (r.inprocess.length) {
     const ops = ['list-default', 'list-week', 'list-category', 'list-week-category', 'list-search', 'read', 'create', 'update'];
     lines.push('', 'In-process latency, p50 / p99:', `| storage | events | ${ops.join(' | ')} |`, `|---|---:|${ops.map(() => '---:').join('|')}|`);
