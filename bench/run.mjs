@@ -61,6 +61,9 @@ const PLAN = quick
     budgetMs: 3000,
     httpSeconds: 10,
   };
+const STORAGE_ORDER = ['memory', 'file-json', 'sqlite', 'postgres'];
+const byStorageThenSize = (a, b) => STORAGE_ORDER.indexOf(a.storage) - STORAGE_ORDER.indexOf(b.storage) || a.n - b.n;
+
 const storages = opts.storages ? new Set(opts.storages.split(',')) : undefined;
 const sizes = opts.sizes ? new Set(opts.sizes.split(',').map(Number)) : undefined;
 const wanted = ([storage, n]) => (!storages || storages.has(storage)) && (!sizes || sizes.has(n));
@@ -183,9 +186,6 @@ function merged(earlier, now) {
     failures: [...(earlier.failures ?? []), ...now.failures],
   };
 }
-
-const STORAGE_ORDER = ['memory', 'file-json', 'sqlite', 'postgres'];
-const byStorageThenSize = (a, b) => STORAGE_ORDER.indexOf(a.storage) - STORAGE_ORDER.indexOf(b.storage) || a.n - b.n;
 
 function summary(r) {
   const lines = [];
