@@ -10,7 +10,7 @@
 import { encodeDataset } from '@evcal/core';
 import { openJsonFileStorage } from '@evcal/file-json';
 import { createMemoryStorage } from '@evcal/memory';
-import { createSqlStorage, migrate } from '@evcal/sql';
+import { createSqlStorage, migrate, withStatementCache } from '@evcal/sql';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
@@ -175,7 +175,7 @@ export async function openSqlite(n, log) {
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
   const storage = createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true });
   return {

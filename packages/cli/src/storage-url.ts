@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import type { Storage } from '@evcal/core';
 import { openJsonFileStorage } from '@evcal/file-json';
 import { createMemoryStorage } from '@evcal/memory';
-import { createSqlStorage, migrate } from '@evcal/sql';
+import { createSqlStorage, migrate, withStatementCache } from '@evcal/sql';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 
 export class StorageUrlError extends Error {
@@ -53,7 +53,8 @@ async function openSqlite(file: string): Promise<Storage> {
   // process crash (an OS crash may lose the last transactions).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Prepared statements reused rather than prepared again for every query.
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
   return createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true });
 }

@@ -18,17 +18,30 @@ const RAD = Math.PI / 180;
 
 // ---- events ----
 
-export function eventWhere(q: EventQuery, d: SqlDialect) {
+/**
+ * The WHERE of an event query. Besides the query's own conditions it states bounds they imply,
+ * which never change the result but let the database use its indexes: on the start of events
+ * that must end by a date (startRange), on the links' copy of the start (linkedTo) and, for a
+ * page in local start order, on the local start (localStartFloor). Lists then read index
+ * ranges the size of their result (or of their window), not the table.
+ */
+export function eventWhere(q: EventQuery, d: SqlDialect, page = false) {
   return (eb: EventsEb): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [statusIn(eb, 'e', q)];
     if (q.excludeHidden) and.push(eb('e.hide_from_listings', '=', 0));
     if (q.ids) and.push(idsIn(eb, 'e.id', q.ids));
-    and.push(...range(eb, 'e.start_utc', q.start), ...range(eb, 'e.end_utc', q.end));
+    // Which implied bound helps depends on the query. With a link filter the links (which carry
+    // the start bounds) lead. A page in local start order from a start walks its index from
+    // localStartFloor: there the bound on start_utc from the end would make a planner prefer
+    // reading the whole window and sorting it. Otherwise that bound closes the window's range.
+    const linked = q.categoryIds ?? q.tagIds ?? q.venueIds ?? q.organizerIds;
+    const floor = !linked && page && q.sort[0]?.field === 'startLocal' ? localStartFloor(eb, q, d) : [];
+    and.push(...(linked || floor.length ? range(eb, 'e.start_utc', q.start) : startRange(eb, 'e.start_utc', q)), ...floor, ...range(eb, 'e.end_utc', q.end));
     for (const word of q.search ?? []) {
       and.push(eb.or([d.contains(eb.ref('e.search_title'), word), d.contains(eb.ref('e.search_description'), word), d.contains(eb.ref('e.search_excerpt'), word)]));
     }
     for (const [kind, ids] of [['category', q.categoryIds], ['tag', q.tagIds], ['venue', q.venueIds], ['organizer', q.organizerIds]] as const) {
-      if (ids) and.push(linkedTo(eb, kind, ids));
+      if (ids) and.push(linkedTo(eb, kind, ids, q));
     }
     if (q.featured !== undefined) and.push(eb('e.featured', '=', q.featured ? 1 : 0));
     if (q.parentId !== undefined) and.push(eb('e.parent_id', '=', q.parentId));
@@ -105,7 +118,8 @@ export function linkedPostWhere(kind: 'venue' | 'organizer', q: LinkedPostQuery,
       let events = eb.selectFrom('evcal_event_links as l').innerJoin('evcal_events as le', 'le.id', 'l.event_id')
         .select(sql.lit(1).as('one')).whereRef('l.ref_id', '=', 'p.id').where('l.kind', '=', kind);
       events = cond.eventStatuses.length ? events.where('le.status', 'in', [...cond.eventStatuses]) : events.where(NEVER);
-      if (cond.startingFrom !== undefined) events = events.where('le.start_utc', '>=', cond.startingFrom);
+      // The links' copy of the event's start: read from the index on links.
+      if (cond.startingFrom !== undefined) events = events.where('l.start_utc', '>=', cond.startingFrom);
       and.push(wanted ? eb.exists(events) : eb.not(eb.exists(events)));
     }
     return eb.and(and);
@@ -120,11 +134,12 @@ export function linkedPostWhere(kind: 'venue' | 'organizer', q: LinkedPostQuery,
  */
 export function termCount(eb: TermsEb, taxonomy: 'category' | 'tag', q: TermQuery): RawBuilder<number> {
   if (q.countStatuses.length === 0) return sql<number>`0`;
-  const counted = eb.selectFrom('evcal_event_links as cl').innerJoin('evcal_events as ce', 'ce.id', 'cl.event_id')
-    .select((sub) => sub.fn.countAll<number>().as('n'))
-    .whereRef('cl.ref_id', '=', 't.id')
-    .where('cl.kind', '=', taxonomy)
-    .where('ce.status', 'in', [...q.countStatuses]);
+  // evcal_term_counts, kept by triggers: a few rows per term whatever the number of events.
+  const counted = eb.selectFrom('evcal_term_counts as tc')
+    .select((sub) => sub.fn.coalesce(sub.fn.sum<number>('tc.n'), sql.lit(0)).as('n'))
+    .where('tc.kind', '=', taxonomy)
+    .whereRef('tc.ref_id', '=', 't.id')
+    .where('tc.status', 'in', [...q.countStatuses]);
   return sql<number>`(${counted})`;
 }
 
@@ -171,8 +186,8 @@ function usedOrAncestor(q: TermQuery, schema: string | undefined): RawBuilder<Sq
   const table = (name: string) => (schema ? sql`${sql.id(schema, name)}` : sql.id(name));
   return sql<SqlBool>`t.id in (
     with recursive kept(id) as (
-      select l.ref_id from ${table('evcal_event_links')} l join ${table('evcal_events')} ev on ev.id = l.event_id
-      where l.kind = 'category' and ev.status in (${sql.join([...q.countStatuses])})
+      select c.ref_id from ${table('evcal_term_counts')} c
+      where c.kind = 'category' and c.status in (${sql.join([...q.countStatuses])}) and c.n > 0
       union
       select p.parent from ${table('evcal_terms')} p join kept on p.id = kept.id
       where p.taxonomy = 'category' and p.parent <> 0
@@ -197,11 +212,43 @@ function idsIn<E extends ExpressionBuilder<any, any>>(eb: E, column: string, ids
   return valid.length ? eb(column, 'in', valid) : NEVER;
 }
 
-function linkedTo(eb: EventsEb, kind: 'category' | 'tag' | 'venue' | 'organizer', ids: readonly number[]): Expression<SqlBool> {
+/**
+ * Events linked to one of the ids: the links of those ids whose start (a copy of the event's)
+ * is in the query's window, so that the database reads a term's links of that window only.
+ */
+function linkedTo(eb: EventsEb, kind: 'category' | 'tag' | 'venue' | 'organizer', ids: readonly number[], q: EventQuery): Expression<SqlBool> {
   const valid = storableIds(ids);
   if (valid.length === 0) return NEVER;
-  return eb.exists(eb.selectFrom('evcal_event_links as l').select(sql.lit(1).as('one'))
-    .whereRef('l.event_id', '=', 'e.id').where('l.kind', '=', kind).where('l.ref_id', 'in', valid));
+  return eb('e.id', 'in', eb.selectFrom('evcal_event_links as l').select('l.event_id')
+    .where('l.kind', '=', kind).where('l.ref_id', 'in', valid)
+    .where((lb) => lb.and(startRange(lb as unknown as EventsEb, 'l.start_utc' as 'e.start_utc', q))));
+}
+
+/**
+ * Conditions on a start instant: the query's start bounds and, when events must end before a
+ * date, the latest start such an event can have: that date plus the largest start-minus-end of
+ * any event (negative when every event lasts; an index on the expression finds it).
+ */
+function startRange(eb: EventsEb, column: 'e.start_utc', q: EventQuery): Expression<SqlBool>[] {
+  const out = range(eb, column, q.start);
+  const ends = [q.end?.lt, q.end?.lte].filter((x): x is number => x !== undefined);
+  if (ends.length) {
+    const overhang = eb.selectFrom('evcal_events as ov').select(sql<number>`max(ov.start_utc - ov.end_utc)`.as('m'));
+    out.push(eb(column, '<=', sql<number>`${Math.min(...ends)} + ${overhang}`));
+  }
+  return out;
+}
+
+/**
+ * A lower bound on the local start of events with a start bound: the wall clock of that
+ * instant plus the smallest start_offset of any event (rows.ts startOffset). A list in local
+ * start order then walks its index from there instead of from the first event ever.
+ */
+function localStartFloor(eb: EventsEb, q: EventQuery, d: SqlDialect): Expression<SqlBool>[] {
+  const starts = [q.start?.gt, q.start?.gte].filter((x): x is number => x !== undefined);
+  if (starts.length === 0) return [];
+  const offset = eb.selectFrom('evcal_events as ov').select(sql<number>`min(ov.start_offset)`.as('m'));
+  return [eb(d.binary(eb.ref('e.start_local')), '>=', d.wallFloor(sql<number>`${Math.max(...starts)} + ${offset}`))];
 }
 
 function range(eb: EventsEb, column: 'e.start_utc' | 'e.end_utc', r: InstantRange | undefined): Expression<SqlBool>[] {

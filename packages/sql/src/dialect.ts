@@ -14,7 +14,15 @@ export interface SqlDialect {
   least(a: RawBuilder<number>, b: number): RawBuilder<number>;
   /** The larger of two numbers. */
   greatest(a: Expression<unknown>, b: number): RawBuilder<number>;
+  /**
+   * The "YYYY-MM-DD HH:MM:SS" UTC wall clock of an instant (ms, truncated to the second), or ''
+   * (below every text) when the instant is NULL or outside 1970…9999: a lower bound in any case.
+   */
+  wallFloor(ms: Expression<number>): RawBuilder<string>;
 }
+
+/** 10000-01-01T00:00:00Z: wall clocks have four-digit years. */
+const YEAR_10000 = 253_402_300_800_000;
 
 export function sqlDialect(name: DialectName): SqlDialect {
   if (name === 'postgres') {
@@ -24,6 +32,8 @@ export function sqlDialect(name: DialectName): SqlDialect {
       binary: (c) => sql<string>`${c} collate "C"`,
       least: (a, b) => sql<number>`least(${a}, ${b})`,
       greatest: (a, b) => sql<number>`greatest(${a}, ${b})`,
+      wallFloor: (ms) => sql<string>`(case when ${ms} >= 0 and ${ms} < ${sql.lit(YEAR_10000)}
+        then to_char(timestamp '1970-01-01 00:00:00' + (${ms}) / 1000 * interval '1 second', 'YYYY-MM-DD HH24:MI:SS') else '' end)`,
     };
   }
   return {
@@ -32,6 +42,8 @@ export function sqlDialect(name: DialectName): SqlDialect {
     binary: (c) => sql<string>`${c} collate binary`,
     least: (a, b) => sql<number>`min(${a}, ${b})`,
     greatest: (a, b) => sql<number>`max(${a}, ${b})`,
+    wallFloor: (ms) => sql<string>`(case when ${ms} >= 0 and ${ms} < ${sql.lit(YEAR_10000)}
+      then strftime('%Y-%m-%d %H:%M:%S', (${ms}) / 1000, 'unixepoch') else '' end)`,
   };
 }
 

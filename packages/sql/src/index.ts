@@ -5,3 +5,5 @@ export { migrate, MIGRATIONS } from './migrations';
 export type { MigrateOptions } from './migrations';
 export type { DialectName } from './dialect';
 export type { EvcalDatabase } from './schema';
+export { withStatementCache } from './sqlite-statements';
+export type { SqliteStatementSource } from './sqlite-statements';

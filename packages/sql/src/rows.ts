@@ -1,56 +1,49 @@
 // Records <-> rows. Writing computes the folded search and key columns; reading restores the
 // exact record (links come from evcal_event_links, in their stored order).
 import {
-  foldText, type EventRecord, type ImageRecord, type OrganizerRecord, type PostRecord, type PostStatus, type TermRecord,
+  foldText, formatUtc, type EventRecord, type ImageRecord, type OrganizerRecord, type PostStatus, type TermRecord,
   type VenueRecord,
 } from '@evcal/core';
 import type { EventLinksTable, EventsTable, OrganizersTable, TermsTable, VenuesTable } from './schema';
 
 const bit = (b: boolean) => (b ? 1 : 0);
 const bool = (n: number | string | boolean) => Number(n) === 1 || n === true;
+const image = (json: string | null) => (json === null ? null : (JSON.parse(json) as ImageRecord));
 
-function postRow(p: PostRecord) {
-  return {
-    id: p.id,
-    author_id: p.authorId,
-    status: p.status,
-    slug: p.slug,
-    password: p.password,
-    title: p.title,
-    description: p.description,
-    excerpt: p.excerpt,
-    date: p.date,
-    date_utc: p.dateUtc,
-    modified: p.modified,
-    modified_utc: p.modifiedUtc,
-    image: p.image ? JSON.stringify(p.image) : null,
-    search_title: foldText(p.title),
-    search_description: foldText(p.description),
-    search_excerpt: foldText(p.excerpt),
-  };
-}
+// Every row and record below is a single object literal, field by field, without spreading a
+// shared part: V8 builds `{ ...post, more }` with this many properties through a slow path
+// (about 50 µs an event) and a list reads thousands of them.
 
-function postRecord(r: Omit<EventsTable, never> | VenuesTable | OrganizersTable): PostRecord {
-  return {
-    id: Number(r.id),
-    authorId: Number(r.author_id),
-    status: r.status as PostStatus,
-    slug: r.slug,
-    password: r.password,
-    title: r.title,
-    description: r.description,
-    excerpt: r.excerpt,
-    date: r.date,
-    dateUtc: r.date_utc,
-    modified: r.modified,
-    modifiedUtc: r.modified_utc,
-    image: r.image === null ? null : (JSON.parse(r.image) as ImageRecord),
-  };
-}
+/** The columns a record is read from (not the folded search copies and keys). */
+const POST_COLUMNS = ['id', 'author_id', 'status', 'slug', 'password', 'title', 'description', 'excerpt', 'date', 'date_utc', 'modified', 'modified_utc', 'image'] as const;
+export const EVENT_COLUMNS = [...POST_COLUMNS, 'parent_id', 'timezone', 'timezone_abbr', 'all_day', 'start_local', 'end_local', 'start_utc', 'end_utc',
+  'cost', 'currency_symbol', 'currency_position', 'currency_code', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'ticketed'] as const;
+export const VENUE_COLUMNS = [...POST_COLUMNS, 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'show_map',
+  'show_map_link', 'geo_lat', 'geo_lng'] as const;
+export const ORGANIZER_COLUMNS = [...POST_COLUMNS, 'phone', 'website', 'email'] as const;
+
+export type EventRow = Pick<EventsTable, (typeof EVENT_COLUMNS)[number]>;
+export type VenueRow = Pick<VenuesTable, (typeof VENUE_COLUMNS)[number]>;
+export type OrganizerRow = Pick<OrganizersTable, (typeof ORGANIZER_COLUMNS)[number]>;
 
 export function eventRow(e: EventRecord): EventsTable {
   return {
-    ...postRow(e),
+    id: e.id,
+    author_id: e.authorId,
+    status: e.status,
+    slug: e.slug,
+    password: e.password,
+    title: e.title,
+    description: e.description,
+    excerpt: e.excerpt,
+    date: e.date,
+    date_utc: e.dateUtc,
+    modified: e.modified,
+    modified_utc: e.modifiedUtc,
+    image: e.image ? JSON.stringify(e.image) : null,
+    search_title: foldText(e.title),
+    search_description: foldText(e.description),
+    search_excerpt: foldText(e.excerpt),
     parent_id: e.parentId,
     timezone: e.timezone,
     timezone_abbr: e.timezoneAbbr,
@@ -70,7 +63,23 @@ export function eventRow(e: EventRecord): EventsTable {
     sticky: bit(e.sticky),
     featured: bit(e.featured),
     ticketed: e.ticketed === null ? null : bit(e.ticketed),
+    start_offset: startOffset(e.startLocal, e.startUtc),
   };
+}
+
+/** The start_offset of an event whose local start is not a canonical wall clock: below every real one. */
+export const NO_OFFSET = Number.MIN_SAFE_INTEGER;
+
+/**
+ * The local start read as if it were UTC, minus the UTC start, in milliseconds (the zone's
+ * offset, for a consistent record). Any start_utc ≥ t then has start_local ≥ the wall clock
+ * of t + min(start_offset). NO_OFFSET when the local start is not a "YYYY-MM-DD HH:MM:SS" that
+ * reads back the same (the same rule as migration 0002 applies to older rows).
+ */
+export function startOffset(startLocal: string, startUtc: number): number {
+  if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(startLocal)) return NO_OFFSET;
+  const ms = Date.parse(`${startLocal.replace(' ', 'T')}Z`);
+  return Number.isFinite(ms) && formatUtc(ms) === startLocal ? ms - startUtc : NO_OFFSET;
 }
 
 export type EventLinks = Pick<EventRecord, 'categoryIds' | 'tagIds' | 'venueIds' | 'organizerIds'>;
@@ -79,11 +88,11 @@ const LINK_FIELDS = { category: 'categoryIds', tag: 'tagIds', venue: 'venueIds',
 
 export function linkRows(e: EventRecord): EventLinksTable[] {
   return (Object.entries(LINK_FIELDS) as [EventLinksTable['kind'], keyof EventLinks][]).flatMap(([kind, field]) =>
-    [...new Set(e[field])].map((ref_id, position) => ({ event_id: e.id, kind, ref_id, position })));
+    [...new Set(e[field])].map((ref_id, position) => ({ event_id: e.id, kind, ref_id, position, start_utc: e.startUtc })));
 }
 
 /** Links grouped by event, each list in stored order. */
-export function groupLinks(rows: readonly EventLinksTable[]): Map<number, EventLinks> {
+export function groupLinks(rows: readonly Omit<EventLinksTable, 'start_utc'>[]): Map<number, EventLinks> {
   const sorted = [...rows].sort((a, b) => Number(a.position) - Number(b.position));
   const out = new Map<number, { categoryIds: number[]; tagIds: number[]; venueIds: number[]; organizerIds: number[] }>();
   for (const row of sorted) {
@@ -97,9 +106,21 @@ export function groupLinks(rows: readonly EventLinksTable[]): Map<number, EventL
 
 const NO_LINKS: EventLinks = { categoryIds: [], tagIds: [], venueIds: [], organizerIds: [] };
 
-export function eventRecord(r: EventsTable, links: EventLinks = NO_LINKS): EventRecord {
+export function eventRecord(r: EventRow, links: EventLinks = NO_LINKS): EventRecord {
   return {
-    ...postRecord(r),
+    id: Number(r.id),
+    authorId: Number(r.author_id),
+    status: r.status as PostStatus,
+    slug: r.slug,
+    password: r.password,
+    title: r.title,
+    description: r.description,
+    excerpt: r.excerpt,
+    date: r.date,
+    dateUtc: r.date_utc,
+    modified: r.modified,
+    modifiedUtc: r.modified_utc,
+    image: image(r.image),
     parentId: Number(r.parent_id),
     timezone: r.timezone,
     timezoneAbbr: r.timezone_abbr,
@@ -133,22 +154,31 @@ export function textHash(text: string): number {
   return h | 0;
 }
 
-function linkedKeys(p: VenueRecord | OrganizerRecord) {
-  const titleKey = foldText(p.title.trim());
+export function venueRow(v: VenueRecord): VenuesTable {
+  const titleKey = foldText(v.title.trim());
   return {
-    phone: p.phone,
-    website: p.website,
+    id: v.id,
+    author_id: v.authorId,
+    status: v.status,
+    slug: v.slug,
+    password: v.password,
+    title: v.title,
+    description: v.description,
+    excerpt: v.excerpt,
+    date: v.date,
+    date_utc: v.dateUtc,
+    modified: v.modified,
+    modified_utc: v.modifiedUtc,
+    image: v.image ? JSON.stringify(v.image) : null,
+    search_title: foldText(v.title),
+    search_description: foldText(v.description),
+    search_excerpt: foldText(v.excerpt),
+    phone: v.phone,
+    website: v.website,
     title_key: titleKey,
     title_hash: textHash(titleKey),
-    description_key: foldText(p.description.trim()),
-    search_phone: foldText(p.phone),
-  };
-}
-
-export function venueRow(v: VenueRecord): VenuesTable {
-  return {
-    ...postRow(v),
-    ...linkedKeys(v),
+    description_key: foldText(v.description.trim()),
+    search_phone: foldText(v.phone),
     address: v.address,
     city: v.city,
     country: v.country,
@@ -169,9 +199,21 @@ export function venueRow(v: VenueRecord): VenuesTable {
   };
 }
 
-export function venueRecord(r: VenuesTable): VenueRecord {
+export function venueRecord(r: VenueRow): VenueRecord {
   return {
-    ...postRecord(r),
+    id: Number(r.id),
+    authorId: Number(r.author_id),
+    status: r.status as PostStatus,
+    slug: r.slug,
+    password: r.password,
+    title: r.title,
+    description: r.description,
+    excerpt: r.excerpt,
+    date: r.date,
+    dateUtc: r.date_utc,
+    modified: r.modified,
+    modifiedUtc: r.modified_utc,
+    image: image(r.image),
     address: r.address,
     city: r.city,
     country: r.country,
@@ -189,19 +231,56 @@ export function venueRecord(r: VenuesTable): VenueRecord {
 }
 
 export function organizerRow(o: OrganizerRecord): OrganizersTable {
+  const titleKey = foldText(o.title.trim());
   return {
-    ...postRow(o),
-    ...linkedKeys(o),
+    id: o.id,
+    author_id: o.authorId,
+    status: o.status,
+    slug: o.slug,
+    password: o.password,
+    title: o.title,
+    description: o.description,
+    excerpt: o.excerpt,
+    date: o.date,
+    date_utc: o.dateUtc,
+    modified: o.modified,
+    modified_utc: o.modifiedUtc,
+    image: o.image ? JSON.stringify(o.image) : null,
+    search_title: foldText(o.title),
+    search_description: foldText(o.description),
+    search_excerpt: foldText(o.excerpt),
+    phone: o.phone,
+    website: o.website,
+    title_key: titleKey,
+    title_hash: textHash(titleKey),
+    description_key: foldText(o.description.trim()),
+    search_phone: foldText(o.phone),
     email: o.email,
     search_email: foldText(o.email),
     search_website: foldText(o.website),
   };
 }
 
-export function organizerRecord(r: OrganizersTable): OrganizerRecord {
-  return { ...postRecord(r), phone: r.phone, website: r.website, email: r.email };
+export function organizerRecord(r: OrganizerRow): OrganizerRecord {
+  return {
+    id: Number(r.id),
+    authorId: Number(r.author_id),
+    status: r.status as PostStatus,
+    slug: r.slug,
+    password: r.password,
+    title: r.title,
+    description: r.description,
+    excerpt: r.excerpt,
+    date: r.date,
+    dateUtc: r.date_utc,
+    modified: r.modified,
+    modifiedUtc: r.modified_utc,
+    image: image(r.image),
+    phone: r.phone,
+    website: r.website,
+    email: r.email,
+  };
 }
-
 export function termRow(t: TermRecord, taxonomy: 'category' | 'tag'): TermsTable {
   return {
     id: t.id,

@@ -48,6 +48,8 @@ export interface EventsTable extends PostColumns {
   sticky: number;
   featured: number;
   ticketed: number | null;
+  /** Local start read as UTC minus start_utc (rows.ts startOffset). */
+  start_offset: BigIntColumn;
 }
 
 /** Event ↔ category, tag, venue and organizer links, in the order the event lists them. */
@@ -56,6 +58,8 @@ export interface EventLinksTable {
   kind: 'category' | 'tag' | 'venue' | 'organizer';
   ref_id: number;
   position: number;
+  /** The event's start_utc, so that term filters with a date window read only the window's links. */
+  start_utc: BigIntColumn;
 }
 
 interface LinkedPostColumns extends PostColumns {
@@ -107,6 +111,14 @@ export interface TermsTable {
   description_key: string;
 }
 
+/** Events per category or tag and status, kept by triggers (migrations.ts). */
+export interface TermCountsTable {
+  kind: 'category' | 'tag';
+  ref_id: number;
+  status: string;
+  n: BigIntColumn;
+}
+
 export interface SequencesTable {
   name: 'post' | 'term';
   value: BigIntColumn;
@@ -118,5 +130,6 @@ export interface EvcalDatabase {
   evcal_venues: VenuesTable;
   evcal_organizers: OrganizersTable;
   evcal_terms: TermsTable;
+  evcal_term_counts: TermCountsTable;
   evcal_sequences: SequencesTable;
 }

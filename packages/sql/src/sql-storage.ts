@@ -1,6 +1,7 @@
 // createSqlStorage: the storage contract over the caller's Kysely instance. Every list is one
 // SQL query plus one count (plus one for the links of the page's events); nothing is filtered
-// afterwards in JavaScript. Writes that touch several rows run in a transaction.
+// afterwards in JavaScript. Writes that touch several rows run in a transaction. Term counts
+// are read from evcal_term_counts, which triggers keep (migrations.ts).
 import type {
   EventCollection, EventQuery, EventRecord, LinkedPostCollection, LinkedPostQuery, OrganizerRecord, PostStatus,
   Storage, Taxonomy, TermCollection, TermQuery, TermRecord, VenueRecord,
@@ -10,9 +11,10 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { eventOrder, eventWhere, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
 import { sqlDialect, storableIds, type DialectName, type SqlDialect } from './dialect';
 import {
-  eventRecord, eventRow, groupLinks, linkRows, organizerRecord, organizerRow, termRecord, termRow, venueRecord, venueRow,
+  EVENT_COLUMNS, eventRecord, eventRow, groupLinks, linkRows, ORGANIZER_COLUMNS, organizerRecord, organizerRow, termRecord, termRow,
+  VENUE_COLUMNS, venueRecord, venueRow, type EventRow, type OrganizerRow, type VenueRow,
 } from './rows';
-import type { EvcalDatabase, EventsTable, OrganizersTable, VenuesTable } from './schema';
+import type { EvcalDatabase, VenuesTable } from './schema';
 import { classify, translate } from './sql-errors';
 
 export interface SqlStorageOptions {
@@ -86,14 +88,15 @@ type Atomic = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
 
 function eventCollection(db: Db, d: SqlDialect, atomic: Atomic): EventCollection {
   /** Events with their links: one query for the rows, one for all their links. */
-  const withLinks = async (rows: readonly EventsTable[]): Promise<EventRecord[]> => {
+  const withLinks = async (rows: readonly EventRow[]): Promise<EventRecord[]> => {
     if (rows.length === 0) return [];
-    const links = groupLinks(await db.selectFrom('evcal_event_links').selectAll()
+    const links = groupLinks(await db.selectFrom('evcal_event_links').select(['event_id', 'kind', 'ref_id', 'position'])
       .where('event_id', 'in', rows.map((r) => r.id)).execute());
     return rows.map((r) => eventRecord(r, links.get(Number(r.id))));
   };
   const writeLinks = async (tx: Db, event: EventRecord) => {
-    const rows = linkRows(event);
+    // In key order: concurrent writers then lock the term counts the triggers update in the same order.
+    const rows = linkRows(event).sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.ref_id - b.ref_id));
     if (rows.length) await tx.insertInto('evcal_event_links').values(rows).execute();
   };
   return {
@@ -101,7 +104,8 @@ function eventCollection(db: Db, d: SqlDialect, atomic: Atomic): EventCollection
     getMany: (ids) => guard(async () => withLinks(await selectEvents(db, ids))),
     getBySlug: (slug) => guard(async () => {
       if (slug === '') return undefined;
-      const rows = await db.selectFrom('evcal_events').selectAll().where('slug', '=', slug).orderBy('id').limit(1).execute();
+      // slug <> '' (implied): the slug index leaves empty slugs out.
+      const rows = await db.selectFrom('evcal_events').select(EVENT_COLUMNS).where('slug', '=', slug).where('slug', '<>', '').orderBy('id').limit(1).execute();
       return (await withLinks(rows))[0];
     }),
     insert: (event) => guard(() => atomic(async (tx) => {
@@ -129,24 +133,29 @@ function eventCollection(db: Db, d: SqlDialect, atomic: Atomic): EventCollection
       const valid = storableIds(ids);
       const counts = new Map<number, number>(ids.map((id) => [id, 0]));
       if (valid.length === 0 || statuses.length === 0) return counts;
-      const rows = await db.selectFrom('evcal_event_links as l').innerJoin('evcal_events as e', 'e.id', 'l.event_id')
-        .select(['l.ref_id', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('l.kind', '=', taxonomy).where('l.ref_id', 'in', valid).where('e.status', 'in', [...statuses])
-        .groupBy('l.ref_id').execute();
+      // Kept by triggers (migrations.ts): a few rows per term, however many events use it.
+      const rows = await db.selectFrom('evcal_term_counts')
+        .select(['ref_id', (eb) => eb.fn.sum<number>('n').as('n')])
+        .where('kind', '=', taxonomy).where('ref_id', 'in', valid).where('status', 'in', [...statuses])
+        .groupBy('ref_id').execute();
       for (const r of rows) counts.set(Number(r.ref_id), Number(r.n));
       return counts;
     }),
   };
 }
 
-function selectEvents(db: Db, ids: readonly number[]): Promise<EventsTable[]> {
+function selectEvents(db: Db, ids: readonly number[]): Promise<EventRow[]> {
   const valid = storableIds(ids);
   if (valid.length === 0) return Promise.resolve([]);
-  return db.selectFrom('evcal_events').selectAll().where('id', 'in', valid).execute();
+  return db.selectFrom('evcal_events').select(EVENT_COLUMNS).where('id', 'in', valid).execute();
 }
 
-function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<EventsTable[]> {
-  let query = db.selectFrom('evcal_events as e').selectAll('e').where(eventWhere(q, d));
+/** The columns records are read from, on the aliased table of a list. */
+const aliased = <C extends string, A extends string>(alias: A, columns: readonly C[]) => columns.map((c) => `${alias}.${c}` as `${A}.${C}`);
+const PAGE_EVENT_COLUMNS = aliased('e', EVENT_COLUMNS);
+
+function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<EventRow[]> {
+  let query = db.selectFrom('evcal_events as e').select(PAGE_EVENT_COLUMNS).where(eventWhere(q, d, true));
   for (const key of q.sort) query = query.orderBy((eb) => eventOrder(eb, key, d, q.geo), key.direction);
   return paged(query, q, d).execute();
 }
@@ -159,9 +168,10 @@ async function countEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<number
 
 function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', db: Db, d: SqlDialect): LinkedPostCollection<R> {
   const table = kind === 'venue' ? 'evcal_venues' : 'evcal_organizers';
-  const toRecord = (row: VenuesTable | OrganizersTable) => (kind === 'venue' ? venueRecord(row as VenuesTable) : organizerRecord(row as OrganizersTable)) as R;
+  const toRecord = (row: VenueRow | OrganizerRow) => (kind === 'venue' ? venueRecord(row as VenueRow) : organizerRecord(row as OrganizerRow)) as R;
+  const columns = kind === 'venue' ? VENUE_COLUMNS : ORGANIZER_COLUMNS;
   const toRow = (r: R) => (kind === 'venue' ? venueRow(r as VenueRecord) : organizerRow(r as OrganizerRecord));
-  const select = () => (db as Kysely<EvcalDatabase>).selectFrom(table as 'evcal_venues').selectAll();
+  const select = () => (db as Kysely<EvcalDatabase>).selectFrom(table as 'evcal_venues').select(columns as typeof VENUE_COLUMNS);
   return {
     get: (id) => guard(async () => {
       const [valid] = storableIds([id]);
@@ -175,7 +185,7 @@ function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue'
     }),
     getBySlug: (slug) => guard(async () => {
       if (slug === '') return undefined;
-      const row = await select().where('slug', '=', slug).orderBy('id').limit(1).executeTakeFirst();
+      const row = await select().where('slug', '=', slug).where('slug', '<>', '').orderBy('id').limit(1).executeTakeFirst();
       return row && toRecord(row);
     }),
     insert: (record) => guard(async () => {
@@ -190,7 +200,7 @@ function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue'
     }),
     list: (query: LinkedPostQuery) => guard(async () => {
       const from = () => (db as Kysely<EvcalDatabase>).selectFrom(`${table} as p` as 'evcal_venues as p').where(linkedPostWhere(kind, query, d) as never);
-      let page = from().selectAll('p');
+      let page = from().select(aliased('p', columns as typeof VENUE_COLUMNS));
       for (const key of query.sort) page = page.orderBy(key.field === 'id' ? 'p.id' : d.binary(sql.ref('p.date')), key.direction);
       const [rows, count] = await Promise.all([
         paged(page, query, d).execute(),
@@ -216,7 +226,7 @@ function termCollection(taxonomy: Taxonomy, db: Db, d: SqlDialect, schema: strin
     }),
     getBySlug: (slug) => guard(async () => {
       if (slug === '') return undefined;
-      const row = await select().where('slug', '=', slug).orderBy('id').limit(1).executeTakeFirst();
+      const row = await select().where('slug', '=', slug).where('slug', '<>', '').orderBy('id').limit(1).executeTakeFirst();
       return row && termRecord(row);
     }),
     findByName: (name) => guard(async () => (await select().where('name_key', '=', foldText(name.trim())).orderBy('id').execute()).map(termRecord)),

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Storage } from '@evcal/core';
-import { createSqlStorage, migrate } from '../src/index';
+import { createSqlStorage, migrate, withStatementCache } from '../src/index';
 
 export const POSTGRES_URL = process.env.EVCAL_TEST_POSTGRES_URL;
 if (!POSTGRES_URL) {
@@ -28,15 +28,17 @@ const log = (queries: string[]) => (event: LogEvent) => {
   if (event.level === 'query') queries.push(event.query.sql);
 };
 
-export async function openSqlite(file = join(mkdtempSync(join(tmpdir(), 'evcal-sql-')), 'calendar.db')): Promise<OpenedDatabase> {
+/** A SQLite storage; `statementCache`: through withStatementCache, as an application may open it. */
+export async function openSqlite(file = join(mkdtempSync(join(tmpdir(), 'evcal-sql-')), 'calendar.db'), statementCache = false): Promise<OpenedDatabase> {
   const queries: string[] = [];
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }), log: log(queries) });
+  const database = statementCache ? withStatementCache(sqlite) : sqlite;
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database }), log: log(queries) });
   await migrate(db);
   queries.length = 0;
   const storage = createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true });
-  return { storage, db, queries, reopen: async () => openSqlite(file) };
+  return { storage, db, queries, reopen: async () => openSqlite(file, statementCache) };
 }
 
 export async function openPostgres(schema = `evcal_test_${randomBytes(5).toString('hex')}`): Promise<OpenedDatabase> {

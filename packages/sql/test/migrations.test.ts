@@ -7,7 +7,9 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrate } from '../src/index';
+import { eventRecord } from '@evcal/storage-test-suite';
+import { createSqlStorage, MIGRATIONS, migrate } from '../src/index';
+import { eventRow, linkRows, NO_OFFSET, startOffset } from '../src/rows';
 import { POSTGRES_URL } from './databases';
 
 const open: Kysely<any>[] = [];
@@ -38,3 +40,60 @@ describe('migrate', () => {
     expect(rows.map((r) => r.name)).toEqual(LATEST);
   });
 });
+
+// 0002 on a calendar written under 0001: the new columns and term counts are filled from the
+// rows already there, and the counts' triggers keep them afterwards.
+const upgrades: Array<[string, () => Promise<{ db: Kysely<any>; schema?: string }>, boolean]> = [
+  ['sqlite', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'evcal-migrate-')), 'db.sqlite');
+    return { db: new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(file) }) }) };
+  }, true],
+  ['postgres', async () => ({
+    db: new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: POSTGRES_URL, max: 2 }) }) }),
+    schema: `evcal_migrate_${randomBytes(4).toString('hex')}`,
+  }), Boolean(POSTGRES_URL)],
+];
+
+for (const [name, connect, available] of upgrades) {
+  it.skipIf(!available)(`${name}: 0002 fills start copies, offsets and term counts from 0001 rows`, async () => {
+    const { db, schema } = await connect();
+    open.push(db);
+    const target = schema ? db.withSchema(schema) : db;
+    if (schema) await db.schema.createSchema(schema).execute();
+    await target.schema.createTable('evcal_migrations').addColumn('name', 'varchar(255)', (c) => c.primaryKey())
+      .addColumn('timestamp', 'varchar(255)', (c) => c.notNull()).execute();
+    await MIGRATIONS['0001_initial']!.up(target);
+    await target.insertInto('evcal_migrations').values({ name: '0001_initial', timestamp: 'then' }).execute();
+    const events = [
+      eventRecord(1, { categoryIds: [10, 11], tagIds: [20] }),
+      eventRecord(2, { categoryIds: [10], status: 'draft', timezone: 'Asia/Tokyo', startLocal: '2026-06-02 05:00:00' }),
+      eventRecord(3, { categoryIds: [11], startLocal: 'not a wall clock' }),
+    ];
+    for (const e of events) {
+      const { start_offset: _, ...row } = eventRow(e);
+      await target.insertInto('evcal_events').values(row).execute();
+      const links = linkRows(e).map(({ start_utc: __, ...link }) => link);
+      if (links.length) await target.insertInto('evcal_event_links').values(links).execute();
+    }
+
+    expect(await migrate(db, schema ? { schema } : {})).toEqual(LATEST.filter((m) => m !== '0001_initial'));
+    const offsets = await target.selectFrom('evcal_events').select(['id', 'start_offset']).orderBy('id').execute();
+    expect(offsets.map((r) => Number(r.start_offset))).toEqual(events.map((e) => startOffset(e.startLocal, e.startUtc)));
+    expect(Number(offsets[1]!.start_offset)).toBe(9 * 3_600_000);
+    expect(Number(offsets[2]!.start_offset)).toBe(NO_OFFSET);
+    const links = await target.selectFrom('evcal_event_links').select(['event_id', 'start_utc']).execute();
+    for (const l of links) expect(Number(l.start_utc)).toBe(events.find((e) => e.id === Number(l.event_id))!.startUtc);
+
+    const storage = createSqlStorage({ db, dialect: name as 'sqlite' | 'postgres', ...(schema ? { schema } : {}) });
+    const counts = async () => [...(await storage.events.countByTerm('category', [10, 11], ['publish'])).entries()];
+    expect(await counts()).toEqual([[10, 1], [11, 2]]);
+    await storage.events.replace({ ...events[1]!, status: 'publish' });
+    expect(await counts()).toEqual([[10, 2], [11, 2]]);
+    await storage.events.replace({ ...events[0]!, categoryIds: [11] });
+    expect(await counts()).toEqual([[10, 1], [11, 2]]);
+    await storage.events.delete(3);
+    expect(await counts()).toEqual([[10, 1], [11, 1]]);
+    expect([...(await storage.events.countByTerm('tag', [20], ['publish'])).entries()]).toEqual([[20, 1]]);
+    if (schema) await db.schema.dropSchema(schema).cascade().execute();
+  });
+}

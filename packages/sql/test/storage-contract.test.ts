@@ -20,6 +20,20 @@ registerStorageSuite({
   propertyRuns: 40,
 });
 
+// The same database through the statement cache (withStatementCache): statements reused
+// across calls, transactions and schema changes must answer exactly as new ones.
+describe('sqlite with a statement cache', () => {
+  registerStorageSuite({
+    name: 'sql (sqlite, statement cache)',
+    create: async () => track(await openSqlite(undefined, true)),
+    reopen: async (storage) => {
+      await storage.close();
+      return track(await opened.get(storage)!.reopen());
+    },
+    propertyRuns: 40,
+  });
+});
+
 describe.skipIf(!POSTGRES_URL)('postgres', () => {
   registerStorageSuite({
     name: 'sql (postgres)',

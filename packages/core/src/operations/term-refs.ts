@@ -22,6 +22,8 @@ const ALL_TERMS = { hideEmpty: false, countStatuses: [], sort: [{ field: 'id', d
  */
 export async function findTerms(terms: TermCollection, refs: readonly string[], as: 'any' | 'slug-or-name' = 'any'): Promise<Map<string, TermRecord>> {
   const unique = [...new Set(refs)];
+  // Nothing to look up (e.g. a write naming its terms by id only): no queries.
+  if (unique.length === 0) return new Map();
   const numeric = as === 'any' ? unique.filter((r) => /^\d+$/.test(r)).map(Number) : [];
   const [bySlug, byId, byName] = await Promise.all([
     terms.list({ ...ALL_TERMS, slugs: unique }),
@@ -65,16 +67,17 @@ export async function termFilterIds(ctx: ArgContext, taxonomy: Taxonomy): Promis
 export async function resolveTermsForWrite(call: Call, taxonomy: Taxonomy, refs: readonly string[]): Promise<number[]> {
   const terms = termCollection(call.storage, taxonomy);
   const isId = (ref: string) => /^\d+$/.test(ref);
+  const ids = refs.filter(isId).map(Number);
   const [byId, byText] = await Promise.all([
-    terms.getMany(refs.filter(isId).map(Number)),
+    ids.length ? terms.getMany(ids) : [],
     findTerms(terms, refs.filter((ref) => !isId(ref)), 'slug-or-name'),
   ]);
-  const ids: number[] = [];
+  const resolved: number[] = [];
   for (const ref of refs) {
     const term = isId(ref) ? byId.find((t) => t.id === Number(ref)) : byText.get(ref) ?? (await createNamedTerm(call, taxonomy, ref));
-    if (term && !ids.includes(term.id)) ids.push(term.id);
+    if (term && !resolved.includes(term.id)) resolved.push(term.id);
   }
-  return ids;
+  return resolved;
 }
 
 /** Whether the caller may create, update and delete terms of the taxonomy (behaviour.md §4.8). */
