@@ -14,7 +14,7 @@
 // when it cannot be reached its benchmarks are skipped with a notice. Each PostgreSQL run uses
 // a fresh schema bench_<random>, dropped afterwards.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +97,8 @@ function runScript(script, args, nodeFlags = []) {
         resolve(JSON.parse(readFileSync(out, 'utf8')));
       } catch (error) {
         reject(error);
+      } finally {
+        rmSync(out, { force: true });
       }
     });
   });
