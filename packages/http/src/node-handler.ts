@@ -21,7 +21,8 @@ export interface NodeHandlerOptions {
  * mount path there), so absolute URLs in responses are right under any mount. A body another
  * middleware already read (`req.body`, e.g. from `express.json()`) is used as is; otherwise
  * the body is streamed, and the handler's size cap applies. A client that disconnects aborts
- * the request.
+ * the request (the `Request`'s signal; evcal's own handler gets the signal beside it). evcal's
+ * handlers' answers are written directly, other handlers' through their web `Response`.
  */
 export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
   // evcal's own handlers answer in wire form too: written as is, without a web Response between.
