@@ -1,20 +1,14 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.shared.ts';
 
 export default defineConfig([
-  {
-    entry: ['src/index.ts'],
-    format: ['esm', 'cjs'],
-    dts: true,
-    sourcemap: true,
-    clean: true,
-    target: 'node20',
-  },
+  library,
   {
     // The `evcal` executable: ESM only, with its shebang.
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
     sourcemap: true,
-    target: 'node20',
+    target: library.target,
     banner: { js: '#!/usr/bin/env node' },
   },
 ]);

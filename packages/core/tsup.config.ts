@@ -1,10 +1,4 @@
 import { defineConfig } from 'tsup';
+import { library } from '../../tsup.shared.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default defineConfig(library);
