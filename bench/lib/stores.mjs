@@ -84,6 +84,16 @@ function* rowsFromSqlite(file) {
   }
 }
 
+/** The id sequences of a seeded SQLite file. */
+function sequenceRows(file) {
+  const sqlite = new Database(file, { readonly: true });
+  try {
+    return sqlite.prepare('SELECT name, value FROM evcal_sequences').all();
+  } finally {
+    sqlite.close();
+  }
+}
+
 function sequencesOf(n) {
   const refs = loadReferences(n);
   const maxTerm = Math.max(...refs.categories.map((t) => t.id), ...refs.tags.map((t) => t.id));
@@ -191,7 +201,7 @@ export async function openSqlite(n, log) {
 
 /** A fresh schema `bench_<random>` holding N events; `drop()` removes it. */
 export async function postgresSchema(n, log) {
-  await cachedSqlite(n, log);
+  const seeded = await cachedSqlite(n, log);
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   const pool = new pg.Pool({ connectionString: PG_URL, max: 2 });
   const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
@@ -220,7 +230,7 @@ export async function postgresSchema(n, log) {
         [schema]);
       for (const ix of indexes) await client.query(`DROP INDEX ${schema}.${ix.indexname}`);
       let dbMs = 0;
-      for await (const tables of rowsFromSqlite(await cachedSqlite(n, log))) {
+      for await (const tables of rowsFromSqlite(seeded)) {
         const td = performance.now();
         await client.query('BEGIN');
         for (const [table, list] of Object.entries(tables)) {
@@ -238,7 +248,7 @@ export async function postgresSchema(n, log) {
       for (const ix of indexes) await client.query(ix.indexdef);
       if (process.env.EVCAL_BENCH_VERBOSE) log(`  ${indexes.length} indexes built in ${((performance.now() - ti) / 1000).toFixed(1)} s`);
       await client.query('UPDATE evcal_sequences SET value = s.value FROM json_to_recordset($1) AS s(name text, value bigint) WHERE evcal_sequences.name = s.name',
-        [JSON.stringify(new Database(await cachedSqlite(n, log), { readonly: true }).prepare('SELECT name, value FROM evcal_sequences').all())]);
+        [JSON.stringify(sequenceRows(seeded))]);
       const t1 = performance.now();
       // This schema's tables only: a bare ANALYZE would visit every schema of the database.
       for (const table of ['evcal_events', 'evcal_event_links', 'evcal_terms', 'evcal_venues', 'evcal_organizers', 'evcal_sequences']) {
