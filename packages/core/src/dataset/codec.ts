@@ -34,14 +34,9 @@ export interface EncodedDataset {
 }
 
 export function encodeDataset(records: RecordSet): EncodedDataset {
-  return {
-    evcal: encodeMeta(records),
-    categories: byId(records.categories).map(encodeCategory),
-    tags: byId(records.tags).map(encodeTag),
-    venues: byId(records.venues).map(encodeVenue),
-    organizers: byId(records.organizers).map(encodeOrganizer),
-    events: byId(records.events).map(encodeEvent),
-  };
+  const out: Record<string, unknown> = { evcal: encodeMeta(records) };
+  for (const [key, encode] of SECTIONS) out[key] = byId<{ id: number }>(records[key]).map(encode);
+  return out as unknown as EncodedDataset;
 }
 
 /**
@@ -52,10 +47,10 @@ export function encodeDataset(records: RecordSet): EncodedDataset {
  * modify them), which is what makes their identity a key.
  */
 export function datasetJsonBytes(records: RecordSet, cache?: WeakMap<object, Uint8Array>): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const text = (s: string) => parts.push(utf8.encode(s));
-  const list = <T extends { id: number }>(rows: readonly T[], encode: (r: T) => Record<string, unknown>) => {
-    byId(rows).forEach((r, i) => {
+  const parts: Uint8Array[] = [utf8.encode(`{"evcal":${JSON.stringify(encodeMeta(records))}`)];
+  for (const [key, encode] of SECTIONS) {
+    parts.push(utf8.encode(`,"${key}":[`));
+    byId<{ id: number }>(records[key]).forEach((r, i) => {
       let bytes = cache?.get(r);
       if (bytes === undefined) {
         bytes = utf8.encode(JSON.stringify(encode(r)));
@@ -64,18 +59,9 @@ export function datasetJsonBytes(records: RecordSet, cache?: WeakMap<object, Uin
       if (i > 0) parts.push(COMMA);
       parts.push(bytes);
     });
-  };
-  text(`{"evcal":${JSON.stringify(encodeMeta(records))},"categories":[`);
-  list(records.categories, encodeCategory);
-  text('],"tags":[');
-  list(records.tags, encodeTag);
-  text('],"venues":[');
-  list(records.venues, encodeVenue);
-  text('],"organizers":[');
-  list(records.organizers, encodeOrganizer);
-  text('],"events":[');
-  list(records.events, encodeEvent);
-  text(']}');
+    parts.push(CLOSE_LIST);
+  }
+  parts.push(CLOSE_OBJECT);
   const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
   let at = 0;
   for (const p of parts) {
@@ -110,6 +96,8 @@ export function decodeDataset(data: unknown): RecordSet {
 
 const utf8 = new TextEncoder();
 const COMMA = utf8.encode(',');
+const CLOSE_LIST = utf8.encode(']');
+const CLOSE_OBJECT = utf8.encode('}');
 const byId = <T extends { id: number }>(list: readonly T[]) => [...list].sort((a, b) => a.id - b.id);
 
 function encodeMeta(records: RecordSet): EncodedDataset['evcal'] {
@@ -159,6 +147,21 @@ function encodeVenue(x: VenueRecord): Record<string, unknown> {
 function encodeOrganizer(o: OrganizerRecord): Record<string, unknown> {
   return { organizer: o.title, ...encodePost(o), phone: o.phone, website: o.website, email: o.email };
 }
+
+type SectionKey = keyof Omit<RecordSet, 'sequences'>;
+type Encoder = (record: { id: number }) => Record<string, unknown>;
+/** A section and the encoder of its records (each applied only to that section's records). */
+const section = <K extends SectionKey>(key: K, encode: (record: RecordSet[K][number]) => Record<string, unknown>) =>
+  [key, encode as Encoder] as const;
+
+/** The dataset's sections in document order. */
+const SECTIONS = [
+  section('categories', encodeCategory),
+  section('tags', encodeTag),
+  section('venues', encodeVenue),
+  section('organizers', encodeOrganizer),
+  section('events', encodeEvent),
+];
 
 // ---- decoding ----
 
