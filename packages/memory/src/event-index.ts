@@ -188,14 +188,19 @@ function isNumericRange(r: unknown): r is InstantRange {
   return [gt, gte, lt, lte].every((b) => b === undefined || typeof b === 'number');
 }
 
+/** The status bits of a list of statuses (unknown ones match nothing). */
+function statusMaskOf(statuses: readonly string[]): number {
+  let mask = 0;
+  for (const s of statuses) mask |= STATUS_BIT.get(s) ?? 0;
+  return mask;
+}
+
 function columnQuery(q: EventQuery): ColumnQuery | undefined {
   for (const [key, value] of Object.entries(q)) if (value !== undefined && !COLUMN_KEYS.has(key)) return undefined;
   if (!Array.isArray(q.statuses)) return undefined;
   if (q.featured !== undefined && typeof q.featured !== 'boolean') return undefined;
   if (!isNumericRange(q.start) || !isNumericRange(q.end)) return undefined;
-  let statusMask = 0;
-  for (const s of q.statuses) statusMask |= STATUS_BIT.get(s) ?? 0;
-  return { statusMask, excludeHidden: Boolean(q.excludeHidden), featured: q.featured, start: q.start, end: q.end };
+  return { statusMask: statusMaskOf(q.statuses), excludeHidden: Boolean(q.excludeHidden), featured: q.featured, start: q.start, end: q.end };
 }
 
 /**
@@ -207,11 +212,7 @@ function necessaryConditions(q: EventQuery): ColumnQuery {
   for (const [key, value] of Object.entries(q)) {
     if (value !== undefined && !KNOWN_KEYS.has(key)) return { statusMask: 0xff, excludeHidden: false, featured: undefined, start: undefined, end: undefined };
   }
-  let statusMask = 0xff;
-  if (Array.isArray(q.statuses) && (q as { ownedBy?: unknown }).ownedBy === undefined) {
-    statusMask = 0;
-    for (const s of q.statuses) statusMask |= STATUS_BIT.get(s) ?? 0;
-  }
+  const statusMask = Array.isArray(q.statuses) && (q as { ownedBy?: unknown }).ownedBy === undefined ? statusMaskOf(q.statuses) : 0xff;
   const range = (r: unknown) => (r !== null && typeof r === 'object' && isNumericRange(r) ? r : undefined);
   return {
     statusMask,
