@@ -115,7 +115,8 @@ export async function loadSnapshot(n, log) {
   for (let i = 0; i < chunkCount(n); i++) for (const e of loadEventChunk(n, i)) events.push(e);
   const maxId = events.reduce((m, e) => Math.max(m, e.id), 0);
   const maxTerm = Math.max(...refs.categories.map((t) => t.id), ...refs.tags.map((t) => t.id));
-  return { ...refs, events, sequences: { post: maxId, term: maxTerm } };
+  const change = events.reduce((m, e) => Math.max(m, e.revision), 0);
+  return { ...refs, events, sequences: { post: maxId, term: maxTerm, change } };
 }
 
 if (!isMainThread && workerData?.n !== undefined) {

@@ -35,6 +35,8 @@ Options of serve:
   --cors-origin <origin>     let browser pages on this origin call the API (CORS); repeatable;
                              "*" for any origin (default: CORS off)
   --rate-limit <n>           requests per minute per client (user, else address); over it: 429
+  --require-if-match         refuse changes to existing records without If-Match (428), so no
+                             client overwrites a change it has not read (optimistic concurrency)
   --languages <list>         serve these languages (of ${LANGUAGES.join(', ')}), e.g. en,de,fr,es:
                              the first at /cal/events/v1, each at /<language>/cal/events/v1
   --demo                     load a small demo calendar into an empty storage, and print an
@@ -117,6 +119,7 @@ async function runServe(args: readonly string[]): Promise<number> {
     'cors-origin': { type: 'string', multiple: true },
     'rate-limit': { type: 'string' },
     languages: { type: 'string' },
+    'require-if-match': { type: 'boolean' },
   });
   if (values.help) {
     process.stdout.write(HELP);
@@ -160,6 +163,7 @@ async function runServe(args: readonly string[]): Promise<number> {
     ...(rateLimit !== undefined ? { rateLimit } : {}),
     ...(corsOrigins.length ? { corsOrigins } : {}),
     ...(languages ? { languages } : {}),
+    ...(values['require-if-match'] ? { requireIfMatch: true } : {}),
     ...(values.demo ? { dataset: demoDataset(now) } : {}),
     users,
   });

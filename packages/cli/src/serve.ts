@@ -34,6 +34,8 @@ export interface ServeOptions {
    * @default ['en'], without language addresses
    */
   readonly languages?: readonly string[];
+  /** Refuse changes to existing records without `If-Match` (428). @default false */
+  readonly requireIfMatch?: boolean;
 }
 
 export interface ServeUser extends Principal {
@@ -72,6 +74,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
         ? { cors: { origins: options.corsOrigins.includes('*') ? '*' as const : options.corsOrigins } }
         : {}),
       ...(options.rateLimit ? { rateLimit: memoryRateLimit({ limit: options.rateLimit }) } : {}),
+      ...(options.requireIfMatch ? { requireIfMatch: true } : {}),
     };
     const languages = options.languages ?? [];
     const handler = languages.length

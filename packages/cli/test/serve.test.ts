@@ -1,69 +1,16 @@
 // `evcal serve` as the conformance suite runs it (../shared/conformance/README.md): a child
 // process started with the contract's flags, talked to over real HTTP, stopped with SIGTERM.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { CLI, needBuiltCli, ORIGIN_RE, REPO, spawnServe, startServe } from './support/serve-process';
 
-const REPO = fileURLToPath(new URL('../../..', import.meta.url));
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const NS = '/cal/events/v1';
-const ORIGIN_RE = /http:\/\/127\.0\.0\.1:(\d+)/;
+needBuiltCli();
 
 const USERS = ['1:administrator:tok-admin', '2:editor:tok-editor', '3:author:tok-author', '5:subscriber:tok-sub'];
 const userArgs = USERS.flatMap((u) => ['--user', u]);
-
-beforeAll(() => {
-  if (existsSync(CLI)) return;
-  const build = spawnSync('npm', ['run', 'build'], { cwd: REPO, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
-}, 300_000);
-
-interface Running {
-  readonly origin: string;
-  readonly api: string;
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly stdout: () => string;
-  /** Resolves with the exit code once the process has exited. */
-  readonly exited: Promise<number | null>;
-}
-
-/** Runs `evcal serve` on a fresh in-memory storage unless the args name one (the default is a SQLite file). */
-function spawnServe(args: readonly string[]): ChildProcessWithoutNullStreams {
-  const storage = args.includes('--storage') ? [] : ['--storage', 'memory'];
-  const child = spawn(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...storage, ...args], {
-    cwd: REPO,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  onTestFinished(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  return child;
-}
-
-/** Starts `evcal serve` and resolves once it has printed its origin. */
-async function startServe(args: readonly string[] = []): Promise<Running> {
-  const child = spawnServe(args);
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
-  child.stderr.setEncoding('utf8').on('data', (c: string) => { err += c; });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const origin = await new Promise<string>((resolve, reject) => {
-    const onData = () => {
-      const m = ORIGIN_RE.exec(out);
-      if (m) {
-        child.stdout.off('data', onData);
-        resolve(m[0]);
-      }
-    };
-    child.stdout.on('data', onData);
-    void exited.then((code) => reject(new Error(`evcal serve exited with ${code} before listening:\n${out}${err}`)));
-  });
-  return { origin, api: `${origin}${NS}`, child, stdout: () => out, exited };
-}
 
 /** Runs `evcal serve` expecting it to stop by itself; a server that starts listening instead is stopped and reported. */
 async function runToExit(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string; listened: boolean }> {

@@ -43,6 +43,10 @@ export type CalendarErrorCode =
   | 'taxonomy_not_hierarchical'
   /** The storage refused a write that conflicts with a concurrent one; retrying may succeed. */
   | 'conflict'
+  /** A write's precondition (If-Match / If-None-Match) does not hold for the record's current state. */
+  | 'precondition_failed'
+  /** A write without a precondition where the server requires one (HTTP: 428). */
+  | 'precondition_required'
   /** The storage cannot be reached or is busy; retrying later may succeed. */
   | 'unavailable'
   /** A dataset could not be imported. details: { path, message } */

@@ -7,7 +7,7 @@ export type { TermOperations } from './operations/terms';
 export type { CalendarOptions, CalendarConfig, ImageProvider, UserDirectory } from './operations/config';
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
-export type { ListResult } from './operations/list-urls';
+export type { ListResult, ListPlan } from './operations/list-urls';
 
 export { CalendarError, INVALID_PARAMETER, invalidParam, isCalendarError } from './errors';
 export { english, formatMessage, msg, placeholdersOf, verbatim } from './messages';
@@ -24,8 +24,12 @@ export type {
 } from './model/records';
 
 export type {
-  Storage, StorageCapabilities, IdSequences, EventCollection, LinkedPostCollection, TermCollection,
+  Storage, StorageTransaction, StorageCapabilities, IdSequences, EventCollection, LinkedPostCollection, TermCollection,
 } from './storage/storage';
+export { storageError, isStorageConflict } from './storage/storage-errors';
+export type { StorageErrorCode } from './storage/storage-errors';
+export { validatorOf, VALIDATOR, hash as hashText } from './operations/validators';
+export type { Preconditions, Validated } from './operations/validators';
 export type {
   EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, LinkedPostSortKey, LinkedEventCondition,
   TermQuery, TermSortKey, TermSortField, Page, CountedTerm, Paging, SortDirection, OwnedBy,

@@ -414,3 +414,20 @@ describe('linking from event writes (§4.6)', () => {
     expect((updated.organizer as Json[]).map((o) => o.organizer)).toEqual(['John', 'Extra']);
   });
 });
+
+describe('slugs of venues and organizers created through the API (§4.4)', () => {
+  it.each(KINDS)('%s: a draft gets its slug from its name at once, and keeps it (with __trashed) in the trash', async (kind) => {
+    const calendar = makeCalendar();
+    const draft = await ops(calendar, kind).create(named(kind, 'Draft Venue', { status: 'draft' }), as(admin));
+    expect([draft.status, draft.slug]).toEqual(['draft', 'draft-venue']);
+    const trashed = await ops(calendar, kind).delete({ id: draft.id }, as(admin));
+    expect(trashed.slug).toBe('draft-venue__trashed');
+  });
+
+  it.each(KINDS)('%s: inline in an event write, a draft named twice gets distinct slugs', async (kind) => {
+    const calendar = makeCalendar();
+    const first = await ops(calendar, kind).create(named(kind, 'Same', { status: 'draft', description: 'one' }), as(admin));
+    const second = await ops(calendar, kind).create(named(kind, 'Same', { status: 'draft', description: 'two' }), as(admin));
+    expect([first.slug, second.slug]).toEqual(['same', 'same-2']);
+  });
+});

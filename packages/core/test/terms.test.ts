@@ -320,3 +320,19 @@ describe('terms named on event writes (§4.1.5, §10.3)', () => {
     expect((await s.calendar.categories.get({ id: s.music.id }, as(admin))).count).toBe(2);
   });
 });
+
+describe('include and exclude name terms by id (§2.3)', () => {
+  it.each(TAXONOMIES)('%s: a numeric value is an id, even when a term has that slug', async (taxonomy) => {
+    const calendar = makeCalendar();
+    const a = await terms(calendar, taxonomy).create({ name: 'First' }, as(admin));
+    const b = await terms(calendar, taxonomy).create({ name: 'Second', slug: String(a.id) }, as(admin));
+    expect(b.slug).toBe(String(a.id));
+    const included = await terms(calendar, taxonomy).list({ include: String(a.id), hide_empty: false }, as(admin));
+    expect(names(included.body[taxonomy])).toEqual(['First']);
+    const excluded = await terms(calendar, taxonomy).list({ exclude: String(a.id), hide_empty: false }, as(admin));
+    expect(names(excluded.body[taxonomy])).toEqual(['Second']);
+    // A slug still names its term.
+    const bySlug = await terms(calendar, taxonomy).list({ include: 'first', hide_empty: false }, as(admin));
+    expect(names(bySlug.body[taxonomy])).toEqual(['First']);
+  });
+});

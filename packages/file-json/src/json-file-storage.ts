@@ -3,7 +3,7 @@
 // queried by the core engine; every committed transaction rewrites the file atomically before
 // it is acknowledged. The first write takes a lock that keeps other processes from writing;
 // they can still read, and every read re-reads the file when another process changed it.
-import { datasetJsonBytes, decodeDataset, type Storage } from '@evcal/core';
+import { datasetJsonBytes, decodeDataset, storageError, type Storage } from '@evcal/core';
 import { createMemoryStorage, type MemorySnapshot } from '@evcal/memory';
 import { dirname } from 'node:path';
 import { atomicWrite } from './atomic-write';
@@ -17,7 +17,7 @@ export interface JsonFileStorageOptions {
   readonly fs?: FileSystemLike;
 }
 
-const EMPTY: MemorySnapshot = { events: [], venues: [], organizers: [], categories: [], tags: [], sequences: { post: 0, term: 0 } };
+const EMPTY: MemorySnapshot = { events: [], venues: [], organizers: [], categories: [], tags: [], sequences: { post: 0, term: 0, change: 0 } };
 const WRITES = new Set(['insert', 'replace', 'delete', 'unlink']);
 const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
 
@@ -58,7 +58,7 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
   };
 
   const transaction: Storage['transaction'] = async (fn) => {
-    if (closed) throw new Error('evcal/file-json: storage is closed');
+    if (closed) throw storageError('unavailable', new Error('evcal/file-json: storage is closed'));
     // One acquisition shared by concurrent transactions; a refused one may be retried later.
     lock ??= fs.mkdir(dirname(path), { recursive: true }).then(() => acquireLock(fs, path));
     await lock.catch((error: unknown) => {
@@ -104,6 +104,11 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
         await refresh();
         return memory.sequences.peek(kind);
       },
+    },
+    // The file is re-read when another process wrote it, so its counter is the file's.
+    lastChange: async () => {
+      await refresh();
+      return memory.lastChange();
     },
     transaction,
     async close() {

@@ -2,11 +2,12 @@
 // Pipeline (behaviour.md §0): route match, authentication, parameters (body, query, path),
 // then the core operation, which runs defaults, the required check, validation, the
 // permission check and the handler in that order.
-import { isCalendarError, type Calendar, type CallContext, type ListResult, type Principal } from '@evcal/core';
+import { CalendarError, isCalendarError, msg, validatorOf, type Calendar, type CallContext, type ListPlan, type Principal } from '@evcal/core';
 import type { Authenticate } from './auth';
 import { namespaceIndex } from './namespace-index';
 import { openApiDocument } from './openapi';
 import { bodyParams, mergeParams, queryParams } from './request-params';
+import { entityTag, noneMatch, parseEntityTags, variantOf, writePreconditions } from './conditional';
 import { createRouter, type OperationName } from './route-table';
 import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
 import { translateDocument, translator, type Catalogue } from './i18n/translator';
@@ -40,6 +41,13 @@ export interface FetchHandlerOptions {
   /** Asked before a request is served; a refusal is 429 with `Retry-After`. @default no limit */
   readonly rateLimit?: RateLimit;
   /**
+   * Refuse writes to an existing resource (update, patch, delete by id or slug) that carry no
+   * `If-Match` with 428 `rest_precondition_required`, so that no client can overwrite a change
+   * it has not seen (optimistic concurrency). Creates are not affected.
+   * @default false
+   */
+  readonly requireIfMatch?: boolean;
+  /**
    * The language of messages and descriptions: a bundled language (`'en'`, `'de'`, `'fr'`,
    * `'es'`) or an app's own catalogue. Data, codes and field names are the same in every
    * language. Mount one handler per language under its own `basePath` for language-specific
@@ -56,7 +64,7 @@ const BASE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-robots-tag': 'noindex',
   // Sent on every response, as the reference does (it lists only the X-WP-* totals).
-  'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link',
+  'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link, ETag',
 };
 
 export function createFetchHandler(calendar: Calendar, options: FetchHandlerOptions = {}): FetchHandler {
@@ -67,6 +75,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   const onError = options.onError ?? ((error: unknown) => console.error('evcal: unexpected error', error));
   const router = createRouter();
   const operations = operationTable(calendar);
+  const plans = planTable(calendar);
   const t = translator(options.locale);
   const documents = documentCache();
 
@@ -83,7 +92,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
     const envelope = '_envelope' in query;
     const fields = typeof query._fields === 'string' ? query._fields : undefined;
     const origin = request.headers.get('origin');
-    const common = { ...corsHeaders(options.cors, origin), 'content-language': t.language };
+    const common: Record<string, string> = { ...corsHeaders(options.cors, origin), 'content-language': t.language };
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
       respond(status, fields ? pickFields(body, fields) : body, common, headers, { head, envelope });
 
@@ -114,14 +123,34 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       if (op === 'root') return send(200, documents(`root ${apiRoot} ${siteRoot}`, () => translateDocument(namespaceIndex(namespace, apiRoot, siteRoot), t)));
       if (op === 'doc') return send(200, documents(`doc ${apiRoot}`, () => translateDocument(openApiDocument(apiRoot), t)));
 
-      const result = await operations[op](params, ctx);
-      if (isList(op)) {
-        const list = result as ListResult;
-        return send(200, list.body, listHeaders(list));
+      // Validators (RFC 9110 §13): reads answer 304 to a matching If-None-Match, writes to an
+      // existing resource check If-Match / If-None-Match inside their transaction. Answers
+      // wrapped by `_envelope` carry their status in the body: no 304 there.
+      const varies = vary(common.vary, options.authenticate !== undefined);
+      const caching = { 'cache-control': principal ? 'private, no-cache' : 'no-cache', ...(varies ? { vary: varies } : {}) };
+      const ifNoneMatch = envelope ? undefined : parseEntityTags(request.headers.get('if-none-match'));
+      const plan = plans[op];
+      if (plan) {
+        const planned = await plan(params, ctx);
+        const etag = entityTag(planned.validator, variantOf([t.language, fields ?? '', 'list']), true);
+        if (!noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
+        const list = await planned.run();
+        return send(200, list.body, { ...listHeaders(list), etag, ...caching });
       }
-      const body = result as Record<string, unknown>;
+      const reading = READS.has(op);
+      const writing = !reading && CONDITIONAL_WRITES.test(op);
+      const ifMatch = writing ? parseEntityTags(request.headers.get('if-match')) : undefined;
+      if (writing && options.requireIfMatch && ifMatch === undefined) {
+        throw new CalendarError('precondition_required', msg('Changes need an If-Match header with the ETag of the resource as you read it.'));
+      }
+      const preconditions = writing ? writePreconditions(ifMatch, ifNoneMatch) : undefined;
+      const body = await operations[op](params, preconditions ? { ...ctx, preconditions } : ctx) as Record<string, unknown>;
+      const validator = validatorOf(body);
+      const etag = validator === undefined ? undefined
+        : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, url.search, reading ? 'read' : 'write']), false);
+      if (reading && etag && !noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
       const location = op === 'categories.create' || op === 'tags.create' ? termLocation(body) : undefined;
-      return send(match.route.status, body, location ? { location } : {});
+      return send(match.route.status, body, { ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(reading ? caching : {}) });
     } catch (error) {
       if (isCalendarError(error)) {
         const body = wireError(error, t);
@@ -136,6 +165,23 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
 }
 
 type Operation = (params: Record<string, unknown>, ctx: CallContext) => Promise<unknown>;
+type Plan = (params: Record<string, unknown>, ctx: CallContext) => Promise<ListPlan>;
+
+/** Single reads: a strong ETag, and 304 to a matching If-None-Match. */
+const READS = new Set(['events.get', 'events.getBySlug', 'venues.get', 'venues.getBySlug', 'organizers.get', 'organizers.getBySlug', 'categories.get', 'tags.get']);
+/** Writes to an existing resource: If-Match and If-None-Match are their preconditions. */
+const CONDITIONAL_WRITES = /\.(update|updateBySlug|patch|patchBySlug|delete|deleteBySlug)$/;
+
+/** The list operations, planned before they are read (their validator comes first). */
+function planTable(calendar: Calendar): Partial<Record<OperationName, Plan>> {
+  return {
+    'events.list': calendar.events.planList,
+    'venues.list': calendar.venues.planList,
+    'organizers.list': calendar.organizers.planList,
+    'categories.list': calendar.categories.planList,
+    'tags.list': calendar.tags.planList,
+  };
+}
 
 function operationTable(calendar: Calendar): Record<Exclude<OperationName, 'root' | 'doc'>, Operation> {
   const posts = (name: 'events' | 'venues' | 'organizers') => {
@@ -161,10 +207,6 @@ function operationTable(calendar: Calendar): Record<Exclude<OperationName, 'root
 
 // ---- helpers ----
 
-function isList(op: string): boolean {
-  return op.endsWith('.list');
-}
-
 /** The path below the API root ('' for the root itself), or undefined when outside it. */
 function pathWithin(pathname: string, prefix: string): string | undefined {
   const lower = pathname.toLowerCase();
@@ -181,8 +223,18 @@ function safeQuery(url: URL): Record<string, unknown> {
   }
 }
 
+/** A 304: no body, and the validator and caching headers a 200 would carry (RFC 9110 §15.4.5). */
+function notModified(etag: string, caching: Record<string, string>, common: Record<string, string>): WireResponse {
+  return { status: 304, headers: { ...common, etag, ...caching }, body: null };
+}
+
+/** `Vary`: the CORS origin when it selects the headers, and the credentials when they select the body. */
+function vary(cors: string | undefined, authenticated: boolean): string | undefined {
+  return [cors, authenticated ? 'Authorization' : undefined].filter(Boolean).join(', ') || undefined;
+}
+
 /** X-TEC-* totals and an RFC 8288 Link header with the next and previous pages. */
-function listHeaders(list: ListResult): Record<string, string> {
+function listHeaders(list: { total: number; totalPages: number; next?: string; previous?: string }): Record<string, string> {
   const links = [list.next && `<${list.next}>; rel="next"`, list.previous && `<${list.previous}>; rel="prev"`].filter(Boolean);
   return {
     'x-tec-total': String(list.total),

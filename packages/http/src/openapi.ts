@@ -39,6 +39,25 @@ const ERRORS: Record<string, string> = {
   '410': 'The item is already in the trash',
 };
 
+// Validators (docs/http.md, "Caching and optimistic concurrency").
+const header = (name: string, description: string) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+const IF_NONE_MATCH_READ = header('If-None-Match', 'ETags of representations you hold: 304 Not Modified when one is still current');
+const IF_MATCH = header('If-Match', 'Change only if the resource still has one of these ETags (* for any existing state); else 412');
+const IF_NONE_MATCH_WRITE = header('If-None-Match', 'Change only if the resource has none of these ETags (* refuses any existing state); else 412');
+const ETAG = { schema: { type: 'string' }, description: 'The entity tag of the representation (weak for lists)' };
+const CACHE_CONTROL = { schema: { type: 'string' }, description: 'no-cache: caches keep the answer but check it with If-None-Match each time' };
+const NOT_MODIFIED = { description: 'Not modified: the representation you hold is current', headers: { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } };
+const WRITE_CONDITIONS = {
+  '412': { description: 'The resource changed since you read it (rest_precondition_failed)' },
+  '428': { description: 'This server needs If-Match on changes (rest_precondition_required)' },
+};
+
+/** How a route takes part in validators: reads answer 304, changes to an existing resource take preconditions. */
+function validation(route: Route, method: string): 'read' | 'change' | 'create' {
+  if (method === 'get') return 'read';
+  return /\{(id|slug)\}/.test(route.path) ? 'change' : 'create';
+}
+
 function operation(route: Route, method: string): Record<string, unknown> {
   const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const inBody = method !== 'get' && method !== 'delete';
@@ -60,6 +79,9 @@ function operation(route: Route, method: string): Record<string, unknown> {
     }
   }
   const bodySchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  const kind = validation(route, method);
+  if (kind === 'read') parameters.push(IF_NONE_MATCH_READ);
+  if (kind === 'change') parameters.push(IF_MATCH, IF_NONE_MATCH_WRITE);
   return {
     summary: route.summary,
     ...(parameters.length ? { parameters } : {}),
@@ -72,8 +94,14 @@ function operation(route: Route, method: string): Record<string, unknown> {
       },
     } : {}),
     responses: {
-      [String(route.status)]: { description: route.summary, content: { 'application/json': { schema: successSchema(route) } } },
+      [String(route.status)]: {
+        description: route.summary,
+        headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } : { ETag: ETAG },
+        content: { 'application/json': { schema: successSchema(route) } },
+      },
+      ...(kind === 'read' ? { '304': NOT_MODIFIED } : {}),
       ...Object.fromEntries(Object.entries(ERRORS).map(([code, description]) => [code, { description }])),
+      ...(kind === 'change' ? WRITE_CONDITIONS : {}),
     },
   };
 }

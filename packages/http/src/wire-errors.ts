@@ -36,6 +36,8 @@ const WIRE: Record<CalendarErrorCode, WireError> = {
   duplicate_term_slug: { code: 'duplicate_term_slug', status: 400 },
   taxonomy_not_hierarchical: { code: 'rest_taxonomy_not_hierarchical', status: 400 },
   conflict: { code: 'rest_conflict', status: 409 },
+  precondition_failed: { code: 'rest_precondition_failed', status: 412 },
+  precondition_required: { code: 'rest_precondition_required', status: 428 },
   unavailable: { code: 'rest_service_unavailable', status: 503 },
   invalid_dataset: { code: 'invalid-dataset', status: 400 },
 };

@@ -864,8 +864,11 @@ describe('/doc (§7.2)', () => {
 
   it('documents the GET /events query parameters with the JSON schemas of their valibot validators', async () => {
     const handler = await setup();
-    const { parameters } = (await send(handler, '/doc')).json.paths['/events'].get;
+    const { parameters: all } = (await send(handler, '/doc')).json.paths['/events'].get;
+    // The query parameters, then the validator header (docs/http.md).
+    const parameters = all.filter((p: { in: string }) => p.in === 'query');
     expect(parameters.map((p: { name: string }) => p.name)).toEqual(Object.keys(eventListArgs));
+    expect(all.filter((p: { in: string }) => p.in === 'header').map((p: { name: string }) => p.name)).toEqual(['If-None-Match']);
     for (const p of parameters as Array<{ name: string; in: string; required: boolean; description: string; schema: Record<string, unknown> }>) {
       const spec = eventListArgs[p.name as keyof typeof eventListArgs];
       const derived = toJsonSchema(spec.schema, { target: 'openapi-3.0', typeMode: 'input', errorMode: 'ignore' }) as Record<string, unknown>;

@@ -2,7 +2,7 @@
 // index paths (column scans, postings, date slices, partial sorts, the walk of the local
 // order), random queries, and writes between them (single commits, transactions, bulk loads).
 // Every page must equal runEventQuery over the same events, order and total included.
-import { POST_STATUSES, runEventQuery, type EventQuery, type EventRecord, type PostStatus, type VenueRecord } from '@evcal/core';
+import { POST_STATUSES, runEventQuery, type EventQuery, type EventRecord, type PostStatus, type Storage, type VenueRecord } from '@evcal/core';
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { tuning } from './event-index';
@@ -28,7 +28,7 @@ function event(id: number, o: {
   return {
     id, authorId: 1 + (id % 3), status: status as PostStatus, slug: `e-${id}`, password: '', title: o.title,
     description: `${o.title} description`, excerpt: '', date: wall(T0 - (id % 50) * DAY), dateUtc: wall(T0 - (id % 50) * DAY),
-    modified: wall(T0), modifiedUtc: wall(T0), image: null, parentId: id % 7 === 0 ? 1 : 0,
+    modified: wall(T0), modifiedUtc: wall(T0), image: null, revision: 1, parentId: id % 7 === 0 ? 1 : 0,
     timezone: 'UTC', timezoneAbbr: 'UTC', allDay: false,
     // Local starts need not follow UTC order (events in different zones).
     startLocal: wall(startUtc + o.shift * 3_600_000), endLocal: wall(endUtc + o.shift * 3_600_000), startUtc, endUtc,
@@ -97,7 +97,7 @@ const commonQueryArb: fc.Arbitrary<EventQuery> = fc.record({
 
 const venues: VenueRecord[] = [100, 101, 102, 103].map((id) => ({
   id, authorId: 1, status: 'publish', slug: `v-${id}`, password: '', title: `V${id}`, description: '', excerpt: '',
-  date: wall(T0), dateUtc: wall(T0), modified: wall(T0), modifiedUtc: wall(T0), image: null,
+  date: wall(T0), dateUtc: wall(T0), modified: wall(T0), modifiedUtc: wall(T0), image: null, revision: 1,
   address: '', city: '', country: '', province: '', state: '', zip: '', phone: '', stateprovince: '', website: '',
   showMap: true, showMapLink: true, geoLat: id % 2 ? 41.9 : null, geoLng: id % 2 ? 12.5 : null,
 }));
@@ -135,7 +135,7 @@ describe('memory event indexes', () => {
         for (const v of venues) await s.venues.insert(v);
         const records = initial.map((o, i) => event(i + 1, o));
         if (bulk) {
-          s.load({ events: records, venues, organizers: [], categories: [], tags: [], sequences: { post: 500, term: 0 } });
+          s.load({ events: records, venues, organizers: [], categories: [], tags: [], sequences: { post: 500, term: 0, change: 1 } });
         } else {
           await s.transaction(async (tx) => {
             for (const r of records) await tx.events.insert(r);
@@ -144,12 +144,12 @@ describe('memory event indexes', () => {
         for (const r of records) model.set(r.id, r);
         for (const [writes, queries] of rounds) {
           for (const w of writes) {
-            const apply = async (st: typeof s) => {
+            const apply = async (st: Storage) => {
               if (w.kind === 'insert' && !model.has(w.id)) await st.events.insert(event(w.id, w.e));
               if (w.kind === 'replace' && model.has(w.id)) await st.events.replace(event(w.id, w.e));
               if (w.kind === 'delete') await st.events.delete(w.id);
             };
-            if (w.inTransaction) await s.transaction(async (tx) => apply(tx as typeof s));
+            if (w.inTransaction) await s.transaction(async (tx) => apply(tx));
             else await apply(s);
             if (w.kind === 'insert' && !model.has(w.id)) model.set(w.id, event(w.id, w.e));
             else if (w.kind === 'replace' && model.has(w.id)) model.set(w.id, event(w.id, w.e));

@@ -1,11 +1,11 @@
 // In-memory storage: maps in the process, queries evaluated by the core reference engine over
 // indexes of the committed events (event-index.ts). Transactions are serialised; each collects
 // its writes and commits them in one synchronous step, so concurrent readers see either none
-// or all of them.
+// or all of them. A write outside a transaction is a transaction of its own.
 import {
-  countEventsByTerm, foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery,
+  countEventsByTerm, foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery, storageError,
   type EventCollection, type EventRecord, type LinkedPostCollection, type OrganizerRecord, type PostStatus,
-  type Storage, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type VenueRecord,
+  type Storage, type StorageTransaction, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type VenueRecord,
 } from '@evcal/core';
 import { EventIndex, tuning } from './event-index';
 import { Table, TableView } from './table';
@@ -30,7 +30,8 @@ export interface MemorySnapshot {
   readonly organizers: readonly OrganizerRecord[];
   readonly categories: readonly TermRecord[];
   readonly tags: readonly TermRecord[];
-  readonly sequences: { readonly post: number; readonly term: number };
+  /** The id sequences, and `change`: the storage's last change number. */
+  readonly sequences: { readonly post: number; readonly term: number; readonly change: number };
 }
 
 const slugOf = (r: { slug: string }) => r.slug;
@@ -44,7 +45,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     categories: new Table<TermRecord>(slugOf),
     tags: new Table<TermRecord>(slugOf),
   };
-  const sequences = { post: 0, term: 0 };
+  const sequences = { post: 0, term: 0, change: 0 };
   const counts = new TermCounts();
   const eventIndex = new EventIndex(tables.events.rows);
   const onEventChange = (before: EventRecord | undefined, after: EventRecord | undefined) => {
@@ -56,7 +57,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
 
   type Views = { [K in keyof typeof tables]: TableView<(typeof tables)[K] extends Table<infer R> ? R : never> };
 
-  const commit = (views: Views, seq: { post: number; term: number }) => {
+  type Sequences = typeof sequences;
+  const commit = (views: Views, seq: Sequences) => {
     if (views.events.changes.size > tuning.bulkChanges) eventIndex.invalidate();
     tables.events.apply(views.events.changes, onEventChange);
     tables.venues.apply(views.venues.changes);
@@ -65,18 +67,22 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     tables.tags.apply(views.tags.changes);
     sequences.post = Math.max(sequences.post, seq.post);
     sequences.term = Math.max(sequences.term, seq.term);
+    sequences.change = seq.change;
   };
 
-  /** A storage over transaction views; `autoCommit` applies each write at once (no transaction). */
-  const storageOver = (views: Views, seq: { post: number; term: number }, autoCommit: boolean): Storage => {
-    const write = <T>(fn: () => T): T => {
-      if (closed) throw new Error('evcal/memory: storage is closed');
-      const result = fn();
-      if (autoCommit) {
-        commit(views, seq);
-        for (const v of Object.values(views)) v.clear();
+  /**
+   * A storage over transaction views. Outside a transaction (`tx` undefined) the views hold no
+   * changes and every write runs as a transaction of its own.
+   */
+  const storageOver = (views: Views, seq: Sequences, tx: { change: number } | undefined): Storage => {
+    const write = <T>(apply: () => T, own: (t: StorageTransaction) => Promise<T>): Promise<T> => {
+      if (closed) return Promise.reject(storageError('unavailable', new Error('evcal/memory: storage is closed')));
+      if (!tx) return root.transaction(own);
+      try {
+        return Promise.resolve(apply());
+      } catch (error) {
+        return Promise.reject(error);
       }
-      return result;
     };
     const eventsInView = () => views.events.values();
     /**
@@ -95,20 +101,20 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       get: async (id) => views.events.get(id),
       getMany: async (ids) => views.events.getMany(ids),
       getBySlug: async (slug) => views.events.getBySlug(slug),
-      insert: async (r) => write(() => views.events.insert(r)),
-      replace: async (r) => write(() => views.events.replace(r)),
-      delete: async (id) => write(() => views.events.delete(id)),
+      insert: (r) => write(() => views.events.insert(r), (t) => t.events.insert(r)),
+      replace: (r) => write(() => views.events.replace(r), (t) => t.events.replace(r)),
+      delete: (id) => write(() => views.events.delete(id), (t) => t.events.delete(id)),
       list: async (query) => {
         const ctx = { venue: (id: number) => views.venues.get(id) };
         // The indexes follow the committed events; a transaction that wrote events reads its own view.
         return views.events.dirty ? runEventQuery(eventsInView(), query, ctx) : eventIndex.list(query, ctx);
       },
-      unlink: async (kind, id) => write(() => {
+      unlink: (kind, id, revision) => write(() => {
         const field = ({ venue: 'venueIds', organizer: 'organizerIds', category: 'categoryIds', tag: 'tagIds' } as const)[kind];
         for (const e of [...eventsInView()]) {
-          if (e[field].includes(id)) views.events.replace({ ...e, [field]: e[field].filter((x) => x !== id) });
+          if (e[field].includes(id)) views.events.replace({ ...e, [field]: e[field].filter((x) => x !== id), revision });
         }
-      }),
+      }, (t) => t.events.unlink(kind, id, revision)),
       countByTerm: async (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => {
         if (!views.events.dirty) return counts.get(taxonomy, ids, statuses);
         const all = countEventsByTerm(eventsInView(), taxonomy, statuses);
@@ -120,9 +126,9 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       get: async (id) => view.get(id),
       getMany: async (ids) => view.getMany(ids),
       getBySlug: async (slug) => view.getBySlug(slug),
-      insert: async (r) => write(() => view.insert(r)),
-      replace: async (r) => write(() => view.replace(r)),
-      delete: async (id) => write(() => view.delete(id)),
+      insert: (r) => write(() => view.insert(r), (t) => (t[`${kind}s`] as unknown as LinkedPostCollection<R>).insert(r)),
+      replace: (r) => write(() => view.replace(r), (t) => (t[`${kind}s`] as unknown as LinkedPostCollection<R>).replace(r)),
+      delete: (id) => write(() => view.delete(id), (t) => t[`${kind}s`].delete(id)),
       list: async (query) => {
         const needsEvents = query.eventId !== undefined || query.hasEvents !== undefined || query.withEvents !== undefined;
         const eventsOf = needsEvents ? indexEventsByLink(eventsInView()) : () => [];
@@ -130,7 +136,9 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       },
     });
 
-    const terms = (taxonomy: Taxonomy, view: TableView<TermRecord>): TermCollection => ({
+    const terms = (taxonomy: Taxonomy, view: TableView<TermRecord>): TermCollection => {
+      const own = (t: Storage) => (taxonomy === 'category' ? t.categories : t.tags);
+      return {
       get: async (id) => view.get(id),
       getMany: async (ids) => view.getMany(ids),
       getBySlug: async (slug) => view.getBySlug(slug),
@@ -138,11 +146,12 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         const folded = foldText(name.trim());
         return [...view.values()].filter((t) => foldText(t.name) === folded).sort((a, b) => a.id - b.id);
       },
-      insert: async (r) => write(() => view.insert(r)),
-      replace: async (r) => write(() => view.replace(r)),
-      delete: async (id) => write(() => view.delete(id)),
+      insert: (r) => write(() => view.insert(r), (t) => own(t).insert(r)),
+      replace: (r) => write(() => view.replace(r), (t) => own(t).replace(r)),
+      delete: (id) => write(() => view.delete(id), (t) => own(t).delete(id)),
       list: async (query) => runTermQuery(taxonomy, [...view.values()], eventsForTermQuery(query), query),
-    });
+      };
+    };
 
     const self: Storage = {
       capabilities: { transactions: true, durable: false },
@@ -152,17 +161,18 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       categories: terms('category', views.categories),
       tags: terms('tag', views.tags),
       sequences: {
-        next: async (kind) => write(() => ++seq[kind]),
-        bump: async (kind, id) => write(() => {
+        next: (kind) => write(() => ++seq[kind], (t) => t.sequences.next(kind)),
+        bump: (kind, id) => write(() => {
           seq[kind] = Math.max(seq[kind], id);
-        }),
+        }, (t) => t.sequences.bump(kind, id)),
         peek: async (kind) => seq[kind],
       },
+      lastChange: async () => sequences.change,
       // A transaction inside a transaction joins it.
-      transaction: async (fn) => (autoCommit ? root.transaction(fn) : fn(self)),
+      transaction: (fn) => (tx ? fn(self as StorageTransaction) : root.transaction(fn)),
       close: async () => root.close(),
     };
-    return self;
+    return tx ? Object.assign(self, { change: tx.change }) : self;
   };
 
   const freshViews = (): Views => ({
@@ -173,15 +183,16 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     tags: new TableView(tables.tags, slugOf),
   });
 
-  const direct = storageOver(freshViews(), sequences, true);
+  const direct = storageOver(freshViews(), sequences, undefined);
 
   const root: MemoryStorage = {
     ...direct,
     async transaction(fn) {
+      if (closed) throw storageError('unavailable', new Error('evcal/memory: storage is closed'));
       const run = queue.then(async () => {
         const views = freshViews();
-        const seq = { ...sequences };
-        const result = await fn(storageOver(views, seq, false));
+        const seq = { ...sequences, change: sequences.change + 1 };
+        const result = await fn(storageOver(views, seq, { change: seq.change }) as StorageTransaction);
         commit(views, seq);
         await options.onCommit?.(root);
         return result;
@@ -211,6 +222,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       tables.tags.reset(snapshot.tags);
       sequences.post = snapshot.sequences.post;
       sequences.term = snapshot.sequences.term;
+      sequences.change = snapshot.sequences.change;
     },
   };
   return root;

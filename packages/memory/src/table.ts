@@ -2,6 +2,7 @@
 // collects its writes in an overlay that is applied to the table in one synchronous step on
 // commit (so readers never see half a transaction) and dropped on rollback. Records are kept
 // as compact copies (see compact.ts).
+import { storageError } from '@evcal/core';
 import { compact } from './compact';
 
 const DELETED = Symbol('deleted');
@@ -114,12 +115,13 @@ export class TableView<R extends Row> {
   }
 
   insert(r: R): void {
-    if (this.get(r.id)) throw new Error(`evcal/memory: id ${r.id} exists`);
+    // Core never inserts an id in use (it holds the write lock): a caller racing outside core.
+    if (this.get(r.id)) throw storageError('conflict', new Error(`evcal/memory: id ${r.id} exists`));
     this.change(r.id, compact(r));
   }
 
   replace(r: R): void {
-    if (!this.get(r.id)) throw new Error(`evcal/memory: no record ${r.id}`);
+    if (!this.get(r.id)) throw storageError('conflict', new Error(`evcal/memory: no record ${r.id}`));
     this.change(r.id, compact(r));
   }
 

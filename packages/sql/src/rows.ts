@@ -15,7 +15,7 @@ const image = (json: string | null) => (json === null ? null : (JSON.parse(json)
 // (about 50 µs an event) and a list reads thousands of them.
 
 /** The columns a record is read from (not the folded search copies and keys). */
-const POST_COLUMNS = ['id', 'author_id', 'status', 'slug', 'password', 'title', 'description', 'excerpt', 'date', 'date_utc', 'modified', 'modified_utc', 'image'] as const;
+const POST_COLUMNS = ['id', 'author_id', 'status', 'slug', 'password', 'title', 'description', 'excerpt', 'date', 'date_utc', 'modified', 'modified_utc', 'image', 'revision'] as const;
 export const EVENT_COLUMNS = [...POST_COLUMNS, 'parent_id', 'timezone', 'timezone_abbr', 'all_day', 'start_local', 'end_local', 'start_utc', 'end_utc',
   'cost', 'currency_symbol', 'currency_position', 'currency_code', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'ticketed'] as const;
 export const VENUE_COLUMNS = [...POST_COLUMNS, 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'show_map',
@@ -41,6 +41,7 @@ export function eventRow(e: EventRecord): EventsTable {
     modified: e.modified,
     modified_utc: e.modifiedUtc,
     image: e.image ? JSON.stringify(e.image) : null,
+    revision: e.revision,
     search_title: foldText(e.title),
     search_description: foldText(e.description),
     search_excerpt: foldText(e.excerpt),
@@ -121,6 +122,7 @@ export function eventRecord(r: EventRow, links: EventLinks = NO_LINKS): EventRec
     modified: r.modified,
     modifiedUtc: r.modified_utc,
     image: image(r.image),
+    revision: Number(r.revision),
     parentId: Number(r.parent_id),
     timezone: r.timezone,
     timezoneAbbr: r.timezone_abbr,
@@ -170,6 +172,7 @@ export function venueRow(v: VenueRecord): VenuesTable {
     modified: v.modified,
     modified_utc: v.modifiedUtc,
     image: v.image ? JSON.stringify(v.image) : null,
+    revision: v.revision,
     search_title: foldText(v.title),
     search_description: foldText(v.description),
     search_excerpt: foldText(v.excerpt),
@@ -214,6 +217,7 @@ export function venueRecord(r: VenueRow): VenueRecord {
     modified: r.modified,
     modifiedUtc: r.modified_utc,
     image: image(r.image),
+    revision: Number(r.revision),
     address: r.address,
     city: r.city,
     country: r.country,
@@ -246,6 +250,7 @@ export function organizerRow(o: OrganizerRecord): OrganizersTable {
     modified: o.modified,
     modified_utc: o.modifiedUtc,
     image: o.image ? JSON.stringify(o.image) : null,
+    revision: o.revision,
     search_title: foldText(o.title),
     search_description: foldText(o.description),
     search_excerpt: foldText(o.excerpt),
@@ -276,6 +281,7 @@ export function organizerRecord(r: OrganizerRow): OrganizerRecord {
     modified: r.modified,
     modifiedUtc: r.modified_utc,
     image: image(r.image),
+    revision: Number(r.revision),
     phone: r.phone,
     website: r.website,
     email: r.email,
@@ -292,9 +298,10 @@ export function termRow(t: TermRecord, taxonomy: 'category' | 'tag'): TermsTable
     name_key: foldText(t.name),
     slug_key: foldText(t.slug),
     description_key: foldText(t.description),
+    revision: t.revision,
   };
 }
 
 export function termRecord(r: TermsTable): TermRecord {
-  return { id: Number(r.id), name: r.name, slug: r.slug, description: r.description, parent: Number(r.parent) };
+  return { id: Number(r.id), name: r.name, slug: r.slug, description: r.description, parent: Number(r.parent), revision: Number(r.revision) };
 }

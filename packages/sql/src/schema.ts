@@ -22,6 +22,8 @@ interface PostColumns {
   modified_utc: string;
   /** JSON of the image record, or null. */
   image: string | null;
+  /** The change number of the record's last write (core's `revision`). */
+  revision: BigIntColumn;
   search_title: string;
   search_description: string;
   search_excerpt: string;
@@ -109,6 +111,7 @@ export interface TermsTable {
   name_key: string;
   slug_key: string;
   description_key: string;
+  revision: BigIntColumn;
 }
 
 /** Events per category or tag and status, kept by triggers (migrations.ts). */
@@ -120,7 +123,8 @@ export interface TermCountsTable {
 }
 
 export interface SequencesTable {
-  name: 'post' | 'term';
+  /** The id sequences, and `change`: the change counter (Storage.lastChange). */
+  name: 'post' | 'term' | 'change';
   value: BigIntColumn;
 }
 

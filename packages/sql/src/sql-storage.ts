@@ -1,12 +1,18 @@
 // createSqlStorage: the storage contract over the caller's Kysely instance. Every list is one
 // SQL query plus one count (plus one for the links of the page's events); nothing is filtered
-// afterwards in JavaScript. Writes that touch several rows run in a transaction. Term counts
-// are read from evcal_term_counts, which triggers keep (migrations.ts).
+// afterwards in JavaScript. Term counts are read from evcal_term_counts, which triggers keep
+// (migrations.ts).
+//
+// Writes: every write transaction first advances the change counter (a row of
+// evcal_sequences). That row lock is held to the commit, so write transactions of every
+// process sharing the database run one after another from their first statement, and each
+// reads what the previous one committed (READ COMMITTED takes a fresh snapshot per
+// statement). A write outside a transaction is a transaction of its own.
 import type {
   EventCollection, EventQuery, EventRecord, LinkedPostCollection, LinkedPostQuery, OrganizerRecord, PostStatus,
-  Storage, Taxonomy, TermCollection, TermQuery, TermRecord, VenueRecord,
+  Storage, StorageTransaction, Taxonomy, TermCollection, TermQuery, TermRecord, VenueRecord,
 } from '@evcal/core';
-import { foldText } from '@evcal/core';
+import { foldText, storageError } from '@evcal/core';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { eventOrder, eventWhere, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
 import { sqlDialect, storableIds, type DialectName, type SqlDialect } from './dialect';
@@ -15,7 +21,7 @@ import {
   VENUE_COLUMNS, venueRecord, venueRow, type EventRow, type OrganizerRow, type VenueRow,
 } from './rows';
 import type { EvcalDatabase, VenuesTable } from './schema';
-import { classify, translate } from './sql-errors';
+import { translate } from './sql-errors';
 
 export interface SqlStorageOptions {
   /** The Kysely instance to use (its connections, pool and logging are the caller's). */
@@ -26,8 +32,6 @@ export interface SqlStorageOptions {
   readonly schema?: string;
   /** Destroy the Kysely instance when the storage is closed. @default false */
   readonly destroyOnClose?: boolean;
-  /** Attempts of a transaction that loses a race to a concurrent write. @default 3 */
-  readonly retries?: number;
 }
 
 type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
@@ -36,57 +40,60 @@ type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
 export function createSqlStorage(options: SqlStorageOptions): Storage {
   const root = (options.schema ? options.db.withSchema(options.schema) : options.db) as Kysely<EvcalDatabase>;
   const d = sqlDialect(options.dialect);
-  const attempts = Math.max(1, options.retries ?? 3);
 
-  const over = (db: Db, inTransaction: boolean): Storage => {
-    /** Runs several statements atomically: in the current transaction, or in a new one. */
-    const atomic: Atomic = (fn) => (inTransaction ? fn(db) : transaction((tx) => fn(tx)));
+  /** The storage over `db`: the database itself (`change` undefined) or a write transaction. */
+  const over = (db: Db, change: number | undefined): Storage => {
+    const inTransaction = change !== undefined;
+    /** Runs statements that belong together: in the current transaction, or as one of their own. */
+    const write: Write = (fn) => (inTransaction ? guard(() => fn(db)) : transaction((tx) => fn(tx)));
     const self: Storage = {
       capabilities: { transactions: true, durable: true },
-      events: eventCollection(db, d, atomic),
-      venues: linkedCollection('venue', db, d),
-      organizers: linkedCollection('organizer', db, d),
-      categories: termCollection('category', db, d, options.schema),
-      tags: termCollection('tag', db, d, options.schema),
+      events: eventCollection(db, d, write),
+      venues: linkedCollection('venue', db, d, write),
+      organizers: linkedCollection('organizer', db, d, write),
+      categories: termCollection('category', db, d, options.schema, write),
+      tags: termCollection('tag', db, d, options.schema, write),
       sequences: {
-        next: (kind) => guard(async () => {
-          const row = await db.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
+        next: (kind) => write(async (w) => {
+          const row = await w.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
             .where('name', '=', kind).returning('value').executeTakeFirstOrThrow();
           return Number(row.value);
         }),
-        bump: (kind, id) => guard(async () => {
-          await db.updateTable('evcal_sequences').set((eb) => ({ value: d.greatest(eb.ref('value'), id) }))
+        bump: (kind, id) => write(async (w) => {
+          await w.updateTable('evcal_sequences').set((eb) => ({ value: d.greatest(eb.ref('value'), id) }))
             .where('name', '=', kind).execute();
         }),
         peek: (kind) => guard(async () => Number((await db.selectFrom('evcal_sequences').select('value').where('name', '=', kind).executeTakeFirstOrThrow()).value)),
       },
+      lastChange: () => guard(async () => Number((await db.selectFrom('evcal_sequences').select('value').where('name', '=', 'change').executeTakeFirstOrThrow()).value)),
       // A transaction inside a transaction joins it.
-      transaction: (fn) => (inTransaction ? fn(self) : transaction((tx) => fn(over(tx, true)))),
+      transaction: (fn) => (inTransaction ? fn(self as StorageTransaction) : transaction((tx, c) => fn(over(tx, c) as StorageTransaction))),
       close: async () => {
         if (options.destroyOnClose) await options.db.destroy();
       },
     };
-    return self;
+    return inTransaction ? Object.assign(self, { change }) : self;
   };
 
-  /** A transaction, run again when it loses a race to a concurrent write. */
-  async function transaction<T>(fn: (tx: Transaction<EvcalDatabase>) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await root.transaction().execute(fn);
-      } catch (error) {
-        if (attempt < attempts && classify(error) === 'retryable') continue;
-        throw translate(error);
-      }
-    }
+  /**
+   * A write transaction: its first statement advances the change counter, which locks that
+   * row until the commit and so queues every other write transaction behind this one.
+   * Driver errors become storage errors (a lost race is a `conflict`: core runs the write again).
+   */
+  function transaction<T>(fn: (tx: Transaction<EvcalDatabase>, change: number) => Promise<T>): Promise<T> {
+    return guard(() => root.transaction().execute(async (tx) => {
+      const row = await tx.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
+        .where('name', '=', 'change').returning('value').executeTakeFirstOrThrow();
+      return fn(tx, Number(row.value));
+    }));
   }
 
-  return over(root, false);
+  return over(root, undefined);
 }
 
-type Atomic = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+type Write = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
 
-function eventCollection(db: Db, d: SqlDialect, atomic: Atomic): EventCollection {
+function eventCollection(db: Db, d: SqlDialect, write: Write): EventCollection {
   /** Events with their links: one query for the rows, one for all their links. */
   const withLinks = async (rows: readonly EventRow[]): Promise<EventRecord[]> => {
     if (rows.length === 0) return [];
@@ -108,26 +115,29 @@ function eventCollection(db: Db, d: SqlDialect, atomic: Atomic): EventCollection
       const rows = await db.selectFrom('evcal_events').select(EVENT_COLUMNS).where('slug', '=', slug).where('slug', '<>', '').orderBy('id').limit(1).execute();
       return (await withLinks(rows))[0];
     }),
-    insert: (event) => guard(() => atomic(async (tx) => {
+    insert: (event) => write(async (tx) => {
       await tx.insertInto('evcal_events').values(eventRow(event)).execute();
       await writeLinks(tx, event);
-    })),
-    replace: (event) => guard(() => atomic(async (tx) => {
+    }),
+    replace: (event) => write(async (tx) => {
       const result = await tx.updateTable('evcal_events').set(eventRow(event)).where('id', '=', event.id).executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw new Error(`evcal/sql: no event ${event.id}`);
+      if (Number(result.numUpdatedRows) === 0) throw storageError('conflict', new Error(`evcal/sql: no event ${event.id}`));
       await tx.deleteFrom('evcal_event_links').where('event_id', '=', event.id).execute();
       await writeLinks(tx, event);
-    })),
-    delete: (id) => guard(() => atomic(async (tx) => {
+    }),
+    delete: (id) => write(async (tx) => {
       await tx.deleteFrom('evcal_event_links').where('event_id', '=', id).execute();
       await tx.deleteFrom('evcal_events').where('id', '=', id).execute();
-    })),
+    }),
     list: (query) => guard(async () => {
       const [rows, total] = await Promise.all([pageOfEvents(db, d, query), unpaged(query) ? undefined : countEvents(db, d, query)]);
       return { items: await withLinks(rows), total: total ?? rows.length };
     }),
-    unlink: (kind, id) => guard(async () => {
-      await db.deleteFrom('evcal_event_links').where('kind', '=', kind).where('ref_id', '=', id).execute();
+    unlink: (kind, id, revision) => write(async (tx) => {
+      await tx.updateTable('evcal_events').set({ revision })
+        .where('id', 'in', (eb) => eb.selectFrom('evcal_event_links').select('event_id').where('kind', '=', kind).where('ref_id', '=', id))
+        .execute();
+      await tx.deleteFrom('evcal_event_links').where('kind', '=', kind).where('ref_id', '=', id).execute();
     }),
     countByTerm: (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => guard(async () => {
       const valid = storableIds(ids);
@@ -166,7 +176,7 @@ async function countEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<number
   return Number(row.n);
 }
 
-function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', db: Db, d: SqlDialect): LinkedPostCollection<R> {
+function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', db: Db, d: SqlDialect, write: Write): LinkedPostCollection<R> {
   const table = kind === 'venue' ? 'evcal_venues' : 'evcal_organizers';
   const toRecord = (row: VenueRow | OrganizerRow) => (kind === 'venue' ? venueRecord(row as VenueRow) : organizerRecord(row as OrganizerRow)) as R;
   const columns = kind === 'venue' ? VENUE_COLUMNS : ORGANIZER_COLUMNS;
@@ -188,15 +198,15 @@ function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue'
       const row = await select().where('slug', '=', slug).where('slug', '<>', '').orderBy('id').limit(1).executeTakeFirst();
       return row && toRecord(row);
     }),
-    insert: (record) => guard(async () => {
-      await db.insertInto(table as 'evcal_venues').values(toRow(record) as VenuesTable).execute();
+    insert: (record) => write(async (tx) => {
+      await tx.insertInto(table as 'evcal_venues').values(toRow(record) as VenuesTable).execute();
     }),
-    replace: (record) => guard(async () => {
-      const result = await db.updateTable(table as 'evcal_venues').set(toRow(record) as VenuesTable).where('id', '=', record.id).executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw new Error(`evcal/sql: no ${kind} ${record.id}`);
+    replace: (record) => write(async (tx) => {
+      const result = await tx.updateTable(table as 'evcal_venues').set(toRow(record) as VenuesTable).where('id', '=', record.id).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw storageError('conflict', new Error(`evcal/sql: no ${kind} ${record.id}`));
     }),
-    delete: (id) => guard(async () => {
-      await db.deleteFrom(table).where('id', '=', id).execute();
+    delete: (id) => write(async (tx) => {
+      await tx.deleteFrom(table).where('id', '=', id).execute();
     }),
     list: (query: LinkedPostQuery) => guard(async () => {
       const from = () => (db as Kysely<EvcalDatabase>).selectFrom(`${table} as p` as 'evcal_venues as p').where(linkedPostWhere(kind, query, d) as never);
@@ -211,7 +221,7 @@ function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue'
   };
 }
 
-function termCollection(taxonomy: Taxonomy, db: Db, d: SqlDialect, schema: string | undefined): TermCollection {
+function termCollection(taxonomy: Taxonomy, db: Db, d: SqlDialect, schema: string | undefined, write: Write): TermCollection {
   const select = () => db.selectFrom('evcal_terms').selectAll().where('taxonomy', '=', taxonomy);
   return {
     get: (id) => guard(async () => {
@@ -230,15 +240,15 @@ function termCollection(taxonomy: Taxonomy, db: Db, d: SqlDialect, schema: strin
       return row && termRecord(row);
     }),
     findByName: (name) => guard(async () => (await select().where('name_key', '=', foldText(name.trim())).orderBy('id').execute()).map(termRecord)),
-    insert: (term: TermRecord) => guard(async () => {
-      await db.insertInto('evcal_terms').values(termRow(term, taxonomy)).execute();
+    insert: (term: TermRecord) => write(async (tx) => {
+      await tx.insertInto('evcal_terms').values(termRow(term, taxonomy)).execute();
     }),
-    replace: (term: TermRecord) => guard(async () => {
-      const result = await db.updateTable('evcal_terms').set(termRow(term, taxonomy)).where('id', '=', term.id).where('taxonomy', '=', taxonomy).executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw new Error(`evcal/sql: no ${taxonomy} ${term.id}`);
+    replace: (term: TermRecord) => write(async (tx) => {
+      const result = await tx.updateTable('evcal_terms').set(termRow(term, taxonomy)).where('id', '=', term.id).where('taxonomy', '=', taxonomy).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw storageError('conflict', new Error(`evcal/sql: no ${taxonomy} ${term.id}`));
     }),
-    delete: (id) => guard(async () => {
-      await db.deleteFrom('evcal_terms').where('id', '=', id).where('taxonomy', '=', taxonomy).execute();
+    delete: (id) => write(async (tx) => {
+      await tx.deleteFrom('evcal_terms').where('id', '=', id).where('taxonomy', '=', taxonomy).execute();
     }),
     list: (query: TermQuery) => guard(async () => {
       const from = () => db.selectFrom('evcal_terms as t').where(termWhere(taxonomy, query, d, schema));

@@ -41,8 +41,9 @@ describe('migrate', () => {
   });
 });
 
-// 0002 on a calendar written under 0001: the new columns and term counts are filled from the
-// rows already there, and the counts' triggers keep them afterwards.
+// 0002 and 0003 on a calendar written under 0001: the new columns and term counts are filled
+// from the rows already there, and the counts' triggers keep them afterwards; records start at
+// revision 0 and the change counter at 0.
 const upgrades: Array<[string, () => Promise<{ db: Kysely<any>; schema?: string }>, boolean]> = [
   ['sqlite', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'evcal-migrate-')), 'db.sqlite');
@@ -55,7 +56,7 @@ const upgrades: Array<[string, () => Promise<{ db: Kysely<any>; schema?: string 
 ];
 
 for (const [name, connect, available] of upgrades) {
-  it.skipIf(!available)(`${name}: 0002 fills start copies, offsets and term counts from 0001 rows`, async () => {
+  it.skipIf(!available)(`${name}: 0002 fills start copies, offsets and term counts from 0001 rows; 0003 adds revisions`, async () => {
     const { db, schema } = await connect();
     open.push(db);
     const target = schema ? db.withSchema(schema) : db;
@@ -70,7 +71,7 @@ for (const [name, connect, available] of upgrades) {
       eventRecord(3, { categoryIds: [11], startLocal: 'not a wall clock' }),
     ];
     for (const e of events) {
-      const { start_offset: _, ...row } = eventRow(e);
+      const { start_offset: _, revision: _r, ...row } = eventRow(e);
       await target.insertInto('evcal_events').values(row).execute();
       const links = linkRows(e).map(({ start_utc: __, ...link }) => link);
       if (links.length) await target.insertInto('evcal_event_links').values(links).execute();
@@ -85,6 +86,8 @@ for (const [name, connect, available] of upgrades) {
     for (const l of links) expect(Number(l.start_utc)).toBe(events.find((e) => e.id === Number(l.event_id))!.startUtc);
 
     const storage = createSqlStorage({ db, dialect: name as 'sqlite' | 'postgres', ...(schema ? { schema } : {}) });
+    expect((await storage.events.getMany([1, 2, 3])).map((e) => e.revision)).toEqual([0, 0, 0]);
+    expect(await storage.lastChange()).toBe(0);
     const counts = async () => [...(await storage.events.countByTerm('category', [10, 11], ['publish'])).entries()];
     expect(await counts()).toEqual([[10, 1], [11, 2]]);
     await storage.events.replace({ ...events[1]!, status: 'publish' });
@@ -94,6 +97,8 @@ for (const [name, connect, available] of upgrades) {
     await storage.events.delete(3);
     expect(await counts()).toEqual([[10, 1], [11, 1]]);
     expect([...(await storage.events.countByTerm('tag', [20], ['publish'])).entries()]).toEqual([[20, 1]]);
+    // Each write above was a transaction of its own.
+    expect(await storage.lastChange()).toBe(3);
     if (schema) await db.schema.dropSchema(schema).cascade().execute();
   });
 }

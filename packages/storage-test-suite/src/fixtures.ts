@@ -13,7 +13,7 @@ export function eventRecord(id: number, over: Partial<EventRecord> = {}): EventR
   const endUtc = over.endUtc ?? startUtc + 2 * 3_600_000;
   return {
     id, authorId: 1, status: 'publish', slug: `event-${id}`, password: '', title: `Event ${id}`,
-    description: '', excerpt: '', date: STAMP, dateUtc: STAMP, modified: STAMP, modifiedUtc: STAMP, image: null,
+    description: '', excerpt: '', date: STAMP, dateUtc: STAMP, modified: STAMP, modifiedUtc: STAMP, image: null, revision: 1,
     parentId: 0, timezone: 'UTC', timezoneAbbr: 'UTC', allDay: false,
     startLocal: utcWall(startUtc), endLocal: utcWall(endUtc), startUtc, endUtc,
     cost: [], currencySymbol: '', currencyPosition: '', currencyCode: '', website: null,
@@ -26,7 +26,7 @@ export function eventRecord(id: number, over: Partial<EventRecord> = {}): EventR
 export function venueRecord(id: number, over: Partial<VenueRecord> = {}): VenueRecord {
   return {
     id, authorId: 1, status: 'publish', slug: `venue-${id}`, password: '', title: `Venue ${id}`,
-    description: '', excerpt: '', date: STAMP, dateUtc: STAMP, modified: STAMP, modifiedUtc: STAMP, image: null,
+    description: '', excerpt: '', date: STAMP, dateUtc: STAMP, modified: STAMP, modifiedUtc: STAMP, image: null, revision: 1,
     address: '', city: '', country: '', province: '', state: '', zip: '', phone: '', stateprovince: '', website: '',
     showMap: true, showMapLink: true, geoLat: null, geoLng: null,
     ...over,
@@ -36,12 +36,12 @@ export function venueRecord(id: number, over: Partial<VenueRecord> = {}): VenueR
 export function organizerRecord(id: number, over: Partial<OrganizerRecord> = {}): OrganizerRecord {
   return {
     id, authorId: 1, status: 'publish', slug: `organizer-${id}`, password: '', title: `Organizer ${id}`,
-    description: '', excerpt: '', date: STAMP, dateUtc: STAMP, modified: STAMP, modifiedUtc: STAMP, image: null,
+    description: '', excerpt: '', date: STAMP, dateUtc: STAMP, modified: STAMP, modifiedUtc: STAMP, image: null, revision: 1,
     phone: '', website: '', email: '',
     ...over,
   };
 }
 
 export function termRecord(id: number, over: Partial<TermRecord> = {}): TermRecord {
-  return { id, name: `Term ${id}`, slug: `term-${id}`, description: '', parent: 0, ...over };
+  return { id, name: `Term ${id}`, slug: `term-${id}`, description: '', parent: 0, revision: 1, ...over };
 }

@@ -124,17 +124,19 @@ export function recordsGroup(ctx: SuiteContext): void {
       expect(await s.tags.findByName('Live Music')).toEqual([]);
     });
 
-    it('unlinks a venue, organizer, category or tag from every event', async () => {
+    it('unlinks a venue, organizer, category or tag from every event, stamping their revision', async () => {
       const s = await ctx.fresh();
       await s.events.insert(eventRecord(1, { venueIds: [4, 5], organizerIds: [6], categoryIds: [7, 8], tagIds: [9] }));
       await s.events.insert(eventRecord(2, { venueIds: [4], organizerIds: [6, 10], categoryIds: [8], tagIds: [] }));
-      await s.events.unlink('venue', 4);
-      await s.events.unlink('organizer', 6);
-      await s.events.unlink('category', 8);
-      await s.events.unlink('tag', 9);
-      const [one, two] = [(await s.events.get(1))!, (await s.events.get(2))!];
+      await s.events.insert(eventRecord(3, { venueIds: [5] }));
+      await s.events.unlink('venue', 4, 11);
+      await s.events.unlink('organizer', 6, 12);
+      await s.events.unlink('category', 8, 13);
+      await s.events.unlink('tag', 9, 14);
+      const [one, two, three] = [(await s.events.get(1))!, (await s.events.get(2))!, (await s.events.get(3))!];
       expect([one.venueIds, one.organizerIds, one.categoryIds, one.tagIds]).toEqual([[5], [], [7], []]);
       expect([two.venueIds, two.organizerIds, two.categoryIds, two.tagIds]).toEqual([[], [10], [], []]);
+      expect([one.revision, two.revision, three.revision]).toEqual([14, 13, 1]);
     });
 
     it('counts the events of each status using a term', async () => {

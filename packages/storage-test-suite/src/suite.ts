@@ -1,5 +1,6 @@
 // registerStorageSuite: the whole suite for one adapter, as vitest tests.
 import { describe } from 'vitest';
+import { changesGroup } from './changes-group';
 import { suiteContext, type StorageSuiteOptions } from './context';
 import { differentialGroup } from './differential-group';
 import { queriesGroup } from './queries-group';
@@ -15,6 +16,7 @@ export function registerStorageSuite(options: StorageSuiteOptions): void {
   describe(`storage contract: ${options.name}`, () => {
     const ctx = suiteContext(options);
     recordsGroup(ctx);
+    changesGroup(ctx);
     queriesGroup(ctx);
     differentialGroup(ctx);
   });

@@ -65,7 +65,7 @@ describe('dataset codec', () => {
     expect(text(datasetJsonBytes(storage.snapshot(), cache))).toContain('"Renamed"');
     expect(text(cache.get(venue)!)).not.toContain('Milano');
     // An empty calendar, and sections with one record.
-    const empty = { events: [], venues: [], organizers: [], categories: [], tags: [], sequences: { post: 0, term: 0 } };
+    const empty = { events: [], venues: [], organizers: [], categories: [], tags: [], sequences: { post: 0, term: 0, change: 0 } };
     expect(text(datasetJsonBytes(empty, cache))).toBe(JSON.stringify(encodeDataset(empty)));
     const one = { ...empty, venues: [venue] };
     expect(text(datasetJsonBytes(one, cache))).toBe(JSON.stringify(encodeDataset(one)));

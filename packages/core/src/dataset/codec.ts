@@ -20,12 +20,13 @@ export interface RecordSet {
   readonly organizers: readonly OrganizerRecord[];
   readonly categories: readonly TermRecord[];
   readonly tags: readonly TermRecord[];
-  readonly sequences: { readonly post: number; readonly term: number };
+  /** The id sequences, and `change`: the storage's last change number (see Storage.lastChange). */
+  readonly sequences: { readonly post: number; readonly term: number; readonly change: number };
 }
 
 /** The dataset document: the five sections and evcal's metadata. */
 export interface EncodedDataset {
-  evcal: { format: 1; sequences: { post: number; term: number } };
+  evcal: { format: 1; sequences: { post: number; term: number; change?: number } };
   categories: Record<string, unknown>[];
   tags: Record<string, unknown>[];
   venues: Record<string, unknown>[];
@@ -83,11 +84,13 @@ export function decodeDataset(data: unknown): RecordSet {
   const tags = decodeAll(doc.tags, 'tags', (r, p) => decodeTerm(r, p, false));
   // Not Math.max(...ids): a spread of a few hundred thousand arguments overflows the stack.
   const maxId = (lists: readonly { id: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => Math.max(n, r.id), m), 0);
+  const maxRevision = (lists: readonly { revision: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => Math.max(n, r.revision), m), 0);
   return {
     events, venues, organizers, categories, tags,
     sequences: {
       post: Math.max(doc.evcal?.sequences.post ?? 0, maxId([events, venues, organizers])),
       term: Math.max(doc.evcal?.sequences.term ?? 0, maxId([categories, tags])),
+      change: Math.max(doc.evcal?.sequences.change ?? 0, maxRevision([events, venues, organizers, categories, tags])),
     },
   };
 }
@@ -101,15 +104,15 @@ const CLOSE_OBJECT = utf8.encode('}');
 const byId = <T extends { id: number }>(list: readonly T[]) => [...list].sort((a, b) => a.id - b.id);
 
 function encodeMeta(records: RecordSet): EncodedDataset['evcal'] {
-  return { format: 1, sequences: { post: records.sequences.post, term: records.sequences.term } };
+  return { format: 1, sequences: { post: records.sequences.post, term: records.sequences.term, change: records.sequences.change } };
 }
 
 function encodeCategory(t: TermRecord): Record<string, unknown> {
-  return { id: t.id, name: t.name, slug: t.slug, parent: t.parent, description: t.description };
+  return { id: t.id, name: t.name, slug: t.slug, parent: t.parent, description: t.description, revision: t.revision };
 }
 
 function encodeTag(t: TermRecord): Record<string, unknown> {
-  return { id: t.id, name: t.name, slug: t.slug, description: t.description };
+  return { id: t.id, name: t.name, slug: t.slug, description: t.description, revision: t.revision };
 }
 
 function encodePost(p: PostRecord): Record<string, unknown> {
@@ -119,6 +122,7 @@ function encodePost(p: PostRecord): Record<string, unknown> {
     date: p.date, date_utc: p.dateUtc, modified: p.modified, modified_utc: p.modifiedUtc,
     description: p.description, excerpt: p.excerpt,
     ...(p.image ? { image: { ...p.image } } : {}),
+    revision: p.revision,
   };
 }
 
@@ -184,6 +188,7 @@ const postEntries = {
   description: str,
   excerpt: str,
   image: imageSchema,
+  revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
 };
 
 const eventSchema = v.object({
@@ -232,10 +237,11 @@ const termSchema = v.object({
   slug: v.string(),
   description: str,
   parent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+  revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
 });
 
 const documentSchema = v.object({
-  evcal: v.optional(v.object({ format: v.literal(1), sequences: v.object({ post: v.number(), term: v.number() }) })),
+  evcal: v.optional(v.object({ format: v.literal(1), sequences: v.object({ post: v.number(), term: v.number(), change: v.optional(v.number()) }) })),
   categories: v.optional(v.array(v.unknown())),
   tags: v.optional(v.array(v.unknown())),
   venues: v.optional(v.array(v.unknown())),
@@ -248,6 +254,7 @@ function postFields(r: v.InferOutput<typeof eventSchema> | v.InferOutput<typeof 
     id: r.id, authorId: r.author, status: r.status, slug: r.slug, password: r.password, description: r.description,
     excerpt: r.excerpt, date: r.date, dateUtc: r.date_utc, modified: r.modified, modifiedUtc: r.modified_utc,
     image: (r.image as ImageRecord | null) ?? null,
+    revision: r.revision,
   };
 }
 
@@ -304,7 +311,7 @@ function decodeOrganizer(raw: unknown, path: string): OrganizerRecord {
 
 function decodeTerm(raw: unknown, path: string, hierarchical: boolean): TermRecord {
   const r = parse(termSchema, raw, path);
-  return { id: r.id, name: r.name, slug: r.slug, description: r.description, parent: hierarchical ? r.parent : 0 };
+  return { id: r.id, name: r.name, slug: r.slug, description: r.description, parent: hierarchical ? r.parent : 0, revision: r.revision };
 }
 
 function parse<S extends v.GenericSchema>(schema: S, raw: unknown, path: string): v.InferOutput<S> {

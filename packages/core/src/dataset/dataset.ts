@@ -16,7 +16,7 @@ import { sanitizeSlug } from '../domain/slug';
 import { ZERO_DATE } from '../represent/post-dates';
 import type { Storage } from '../storage/storage';
 import { parseWall } from '../time/wall-clock';
-import { beginCall, withStorage, type Call } from '../operations/call';
+import { beginCall, withStorage, type Call, type WriteCall } from '../operations/call';
 import type { CalendarConfig } from '../operations/config';
 import { eventWriteArgs } from '../operations/event-args';
 import { applyEventWrite, blankEvent } from '../operations/event-write';
@@ -63,6 +63,7 @@ const recordExtras = {
   slug: arg({ schema: nonEmptyString, description: 'The slug', type: 'string' }),
   modified: stamp,
   modified_utc: stamp,
+  revision: arg({ schema: v.pipe(v.number(), v.integer(), v.minValue(0)), description: 'The change number of the record\'s last write', type: 'integer' }),
 } satisfies ArgSpecs;
 
 /**
@@ -105,6 +106,9 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
     }
     await tx.sequences.bump('post', sequences.post);
     await tx.sequences.bump('term', sequences.term);
+    // Records keep their revisions (their validators stay valid): later writes number above them.
+    const revisions = SECTIONS.flatMap((k) => sections[k].map((r) => (Number.isInteger(r?.revision) ? (r.revision as number) : 0)));
+    await tx.sequences.bump('change', revisions.reduce((m, r) => Math.max(m, r), sequences.change));
   });
   return {
     categories: sections.categories.length, tags: sections.tags.length, venues: sections.venues.length,
@@ -116,7 +120,7 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
 export async function exportDataset(storage: Storage): Promise<EncodedDataset> {
   const all = { sort: [{ field: 'id' as const, direction: 'asc' as const }] };
   const terms = (t: Taxonomy) => (t === 'category' ? storage.categories : storage.tags).list({ ...all, hideEmpty: false, countStatuses: [] });
-  const [categories, tags, venues, organizers, events, post, term] = await Promise.all([
+  const [categories, tags, venues, organizers, events, post, term, change] = await Promise.all([
     terms('category'),
     terms('tag'),
     storage.venues.list({ ...all, statuses: POST_STATUSES }),
@@ -124,6 +128,7 @@ export async function exportDataset(storage: Storage): Promise<EncodedDataset> {
     storage.events.list({ ...all, statuses: POST_STATUSES, excludeHidden: false }),
     storage.sequences.peek('post'),
     storage.sequences.peek('term'),
+    storage.lastChange(),
   ]);
   return encodeDataset({
     categories: categories.items.map((t) => t.term),
@@ -131,17 +136,18 @@ export async function exportDataset(storage: Storage): Promise<EncodedDataset> {
     venues: venues.items,
     organizers: organizers.items,
     events: events.items,
-    sequences: { post, term },
+    sequences: { post, term, change },
   });
 }
 
 // ---- import ----
 
-async function importTerm(call: Call, taxonomy: Taxonomy, raw: Record<string, unknown>, path: string): Promise<void> {
+async function importTerm(call: WriteCall, taxonomy: Taxonomy, raw: Record<string, unknown>, path: string): Promise<void> {
   const specs = {
     id: recordExtras.id,
     name: arg({ schema: v.pipe(nonEmptyString, v.maxLength(MAX_TERM_NAME)), required: true, description: 'name', type: 'string' }),
     slug: recordExtras.slug,
+    revision: recordExtras.revision,
     description: arg({ schema: anyString, description: 'description', type: 'string' }),
     ...(taxonomy === 'category' ? { parent: arg({ schema: v.union([v.literal(0), positiveInt]), description: 'parent', type: 'integer' }) } : {}),
   } satisfies ArgSpecs;
@@ -153,10 +159,10 @@ async function importTerm(call: Call, taxonomy: Taxonomy, raw: Record<string, un
   const name = String(values.name).trim();
   const slug = sanitizeSlug(String(values.slug ?? name)) || String(id);
   if (await terms.getBySlug(slug)) throw datasetError(`${path}.slug`, `slug "${slug}" is used twice`);
-  await terms.insert({ id, name, slug, description: String(values.description ?? ''), parent });
+  await terms.insert({ id, name, slug, description: String(values.description ?? ''), parent, revision: (values.revision as number | undefined) ?? call.storage.change });
 }
 
-async function importLinkedPost(call: Call, kind: 'venue' | 'organizer', input: Record<string, unknown>, path: string): Promise<void> {
+async function importLinkedPost(call: WriteCall, kind: 'venue' | 'organizer', input: Record<string, unknown>, path: string): Promise<void> {
   const { raw, image } = splitImage(input);
   const values = await parseRecord({ ...linkedPostWriteArgs(kind, 'create'), ...recordExtras }, raw, call, path);
   const id = await claimId(call, 'post', values.id as number | undefined, path);
@@ -165,7 +171,7 @@ async function importLinkedPost(call: Call, kind: 'venue' | 'organizer', input: 
   await (kind === 'venue' ? call.storage.venues.insert(record as VenueRecord) : call.storage.organizers.insert(record as OrganizerRecord));
 }
 
-async function importEvent(call: Call, input: Record<string, unknown>, path: string): Promise<void> {
+async function importEvent(call: WriteCall, input: Record<string, unknown>, path: string): Promise<void> {
   const { raw, image } = splitImage(input);
   const specs = {
     ...eventWriteArgs('create'),
@@ -233,7 +239,7 @@ async function claimId(call: Call, kind: 'post' | 'term', id: number | undefined
 }
 
 /** Records are written as their author (the default author of what they create). */
-function withAuthor(call: Call, values: Record<string, unknown>): Call {
+function withAuthor(call: WriteCall, values: Record<string, unknown>): WriteCall {
   const id = (values.author as number | undefined) ?? 0;
   return { ...call, principal: { ...call.principal!, id } };
 }
@@ -246,6 +252,7 @@ function finishPost<T extends PostRecord>(record: T, values: Record<string, unkn
     password: (values.password as string | undefined) ?? '',
     modified,
     modifiedUtc: (values.modified_utc as string | undefined) ?? record.modifiedUtc,
+    revision: (values.revision as number | undefined) ?? record.revision,
     dateUtc: (raw.date_utc === null || raw.date_utc === ZERO_DATE) && isUnpublishedStatus(record.status) ? null : record.dateUtc,
   };
 }

@@ -53,6 +53,11 @@ export interface PostRecord {
   readonly modified: string;
   readonly modifiedUtc: string;
   readonly image: ImageRecord | null;
+  /**
+   * The storage's change number of the write that last changed the record (see
+   * `StorageTransaction.change`): it grows with every write, so it names the record's state.
+   */
+  readonly revision: number;
 }
 
 export interface EventRecord extends PostRecord {
@@ -118,6 +123,8 @@ export interface TermRecord {
   readonly description: string;
   /** Parent category id; always 0 for tags. */
   readonly parent: number;
+  /** The change number of the write that last changed the term (as `PostRecord.revision`). */
+  readonly revision: number;
 }
 
 export type LinkedPostRecord = VenueRecord | OrganizerRecord;

@@ -3,11 +3,11 @@ import type { EncodedDataset } from '../dataset/codec';
 import { exportDataset, importDataset, type ImportOptions, type ImportSummary } from '../dataset/dataset';
 import { beginCall, type CallContext } from './call';
 import { resolveConfig, type CalendarConfig, type CalendarOptions } from './config';
-import { getEvent, getEventBySlug, listEvents } from './event-read';
+import { getEvent, getEventBySlug, planEventList } from './event-read';
 import { createEvent, deleteEvent, updateEvent } from './event-write';
 import { linkedPostOperations, type LinkedPostOperations } from './linked-posts';
 import { createScheduler } from './scheduler';
-import type { ListResult } from './list-urls';
+import type { ListPlan, ListResult } from './list-urls';
 import { termOperations, type TermOperations } from './terms';
 
 type Input = Readonly<Record<string, unknown>>;
@@ -19,6 +19,8 @@ type Json = Record<string, unknown>;
  */
 export interface EventOperations {
   list(input?: Input, ctx?: CallContext): Promise<ListResult>;
+  /** The list parsed and validated, with its validator, before it is read (see ListPlan). */
+  planList(input?: Input, ctx?: CallContext): Promise<ListPlan>;
   get(input: Input, ctx?: CallContext): Promise<Json>;
   getBySlug(input: Input, ctx?: CallContext): Promise<Json>;
   create(input: Input, ctx?: CallContext): Promise<Json>;
@@ -61,7 +63,8 @@ export function createCalendar(options: CalendarOptions): Calendar {
   return {
     config,
     events: scheduled<EventOperations>({
-      list: (input = {}, ctx) => listEvents(call(ctx), input),
+      list: async (input = {}, ctx) => (await planEventList(call(ctx), input)).run(),
+      planList: (input = {}, ctx) => planEventList(call(ctx), input),
       get: (input, ctx) => getEvent(call(ctx), input),
       getBySlug: (input, ctx) => getEventBySlug(call(ctx), input),
       create: (input, ctx) => createEvent(call(ctx), input),

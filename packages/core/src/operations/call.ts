@@ -5,8 +5,9 @@ import { permissionsFor, type Permissions, type Principal } from '../auth/capabi
 import { CalendarError } from '../errors';
 import type { ArgContext } from '../input/args';
 import type { LinkBase } from '../represent/links';
-import type { Storage } from '../storage/storage';
+import type { Storage, StorageTransaction } from '../storage/storage';
 import type { CalendarConfig } from './config';
+import type { Preconditions } from './validators';
 
 /** Who calls, and from where. */
 export interface CallContext {
@@ -14,6 +15,12 @@ export interface CallContext {
   readonly principal?: Principal;
   /** Where the site and the API are reached, for the URLs in representations. */
   readonly links?: LinkBase;
+  /**
+   * Conditions on the state of the record a write addresses (HTTP `If-Match`,
+   * `If-None-Match`), checked inside the write's transaction: a write whose condition fails
+   * changes nothing and throws `precondition_failed`.
+   */
+  readonly preconditions?: Preconditions;
 }
 
 export interface Call {
@@ -25,6 +32,7 @@ export interface Call {
   readonly now: number;
   readonly links: LinkBase;
   readonly args: ArgContext;
+  readonly preconditions: Preconditions | undefined;
 }
 
 export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
@@ -39,12 +47,18 @@ export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
     now,
     links,
     args: { storage: config.storage, config, permissions, now, memo: new Map() },
+    preconditions: ctx.preconditions,
   };
 }
 
-/** The same call writing through a transaction's storage. */
-export function withStorage(call: Call, storage: Storage): Call {
-  return { ...call, storage, args: { ...call.args, storage } };
+/** A call inside a write transaction: what it writes is stamped with the transaction's change. */
+export interface WriteCall extends Call {
+  readonly storage: StorageTransaction;
+}
+
+/** The same call reading and writing through a transaction's storage (with values memoised afresh). */
+export function withStorage(call: Call, storage: StorageTransaction): WriteCall {
+  return { ...call, storage, args: { ...call.args, storage, memo: new Map() } };
 }
 
 /** The refusal of a permission check: 401 for anonymous callers, 403 otherwise (on the wire). */

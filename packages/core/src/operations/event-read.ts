@@ -9,19 +9,29 @@ import type { Call } from './call';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { renderEvent, renderEvents } from './event-render';
-import { listLinks, pageOffset, totalPages, type ListResult } from './list-urls';
+import { listLinks, listViewKey, pageOffset, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
 import { visibility } from './status-filter';
 import { termFilterIds } from './term-refs';
+import { listValidator, type Validated } from './validators';
 
 type Input = Readonly<Record<string, unknown>>;
 type ListValues = ArgValues<typeof eventListArgs>;
 
-export async function listEvents(call: Call, input: Input): Promise<ListResult> {
+/** `GET /events`: parsed, validated and normalised; read by `run`. */
+export async function planEventList(call: Call, input: Input): Promise<ListPlan> {
+  const lastChange = await call.storage.lastChange();
   const { values, sent } = await parseArgs(eventListArgs, input, call.args);
   const page = values.page!;
   const perPage = Math.min(values.per_page!, call.config.maxPerPage);
-  const { query, shown, visible } = await buildQuery(call, values, sent, page, perPage);
+  const built = await buildQuery(call, values, sent, page, perPage);
+  const validator = listValidator(lastChange, ['events', built.query, built.shown, values, listViewKey(call)]);
+  return { validator, run: () => listEvents(call, values, built, page, perPage, validator) };
+}
+
+async function listEvents(
+  call: Call, values: ListValues, { query, shown, visible }: Awaited<ReturnType<typeof buildQuery>>, page: number, perPage: number, validator: string,
+): Promise<ListResult> {
   const result = await call.storage.events.list(query);
   if (result.items.length === 0 && page > 1) {
     throw new CalendarError('event_page_not_found', msg('The requested event archive page does not exist'));
@@ -55,18 +65,19 @@ export async function listEvents(call: Call, input: Input): Promise<ListResult> 
     totalPages: pages,
     ...(links.next ? { next: links.next } : {}),
     ...(links.previous ? { previous: links.previous } : {}),
+    validator,
   };
 }
 
 /** `GET /events/{id}`. */
-export async function getEvent(call: Call, input: Input): Promise<Record<string, unknown>> {
+export async function getEvent(call: Call, input: Input): Promise<Validated<Record<string, unknown>>> {
   const { values } = await parseArgs({ id: eventPathIdArg, ...eventReadArgs }, input, call.args);
   const event = await findEventOrFail(call, values.id!);
   return readable(call, event, values);
 }
 
 /** `GET /events/by-slug/{slug}`. */
-export async function getEventBySlug(call: Call, input: Input): Promise<Record<string, unknown>> {
+export async function getEventBySlug(call: Call, input: Input): Promise<Validated<Record<string, unknown>>> {
   const { values } = await parseArgs({ slug: eventSlugArg, ...eventReadArgs }, input, call.args);
   const event = (await call.storage.events.getBySlug(values.slug!))!;
   return readable(call, event, values);
@@ -96,7 +107,7 @@ async function readable(call: Call, event: EventRecord, unlock: { password?: str
   }
   // JSON-LD is left out for protected events, and for unpublished ones read anonymously (§1.7).
   const jsonLd = event.password === '' && (event.status === 'publish' || call.principal !== undefined);
-  return renderEvent(call, event, { ...unlock, jsonLd });
+  return renderEvent(call, event, { ...unlock, jsonLd, single: true });
 }
 
 async function buildQuery(call: Call, values: ListValues, sent: ReadonlySet<string>, page: number, perPage: number) {

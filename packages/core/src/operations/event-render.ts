@@ -5,6 +5,7 @@ import type { CountedTerm } from '../query/query-types';
 import { eventJson, relatedIds, type EventJson, type Related } from '../represent/event-json';
 import type { Call } from './call';
 import { isUnlocked, type Unlock } from './post-access';
+import { eventValidator, withValidator, type Validated } from './validators';
 
 export async function loadRelated(call: Call, events: readonly EventRecord[]): Promise<Related> {
   const ids = relatedIds(events);
@@ -30,13 +31,25 @@ export async function loadRelated(call: Call, events: readonly EventRecord[]): P
 export interface RenderOptions extends Unlock {
   /** Single GET: add `json_ld`. */
   readonly jsonLd?: boolean;
+  /** Single GET: embedded venues and organizers carry their `json_ld`. */
+  readonly single?: boolean;
 }
 
-/** Renders a page of events (lists, create/update/delete responses). */
+/** Renders a page of events (lists). */
 export async function renderEvents(call: Call, events: readonly EventRecord[], options: RenderOptions = {}): Promise<EventJson[]> {
   const related = await loadRelated(call, events);
+  return events.map((event) => renderWith(call, event, related, options));
+}
+
+/** Renders one event (single reads, and the answers of writes), with its validator. */
+export async function renderEvent(call: Call, event: EventRecord, options: RenderOptions = {}): Promise<Validated<EventJson>> {
+  const related = await loadRelated(call, [event]);
+  return withValidator(renderWith(call, event, related, options), eventValidator(event, related));
+}
+
+function renderWith(call: Call, event: EventRecord, related: Related, options: RenderOptions): EventJson {
   const tickets = call.config.tickets;
-  return events.map((event) => eventJson(event, {
+  return eventJson(event, {
     links: call.links,
     related,
     currency: call.config.currency,
@@ -44,9 +57,6 @@ export async function renderEvents(call: Call, events: readonly EventRecord[], o
     visible: (kind, post) => call.permissions.canRead(kind, post),
     ...(tickets ? { ticketed: (e: EventRecord) => e.ticketed ?? false } : {}),
     ...(options.jsonLd ? { jsonLd: true } : {}),
-  }));
-}
-
-export async function renderEvent(call: Call, event: EventRecord, options: RenderOptions = {}): Promise<EventJson> {
-  return (await renderEvents(call, [event], options))[0]!;
+    ...(options.single ? { embeddedJsonLd: true } : {}),
+  });
 }

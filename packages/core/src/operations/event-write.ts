@@ -10,30 +10,31 @@ import type { LinkedPostKind } from '../query/linked-post-engine';
 import { eventWallClock, utcWallClock } from '../time/interpret';
 import { endOfDay, formatWall, parseWall, startOfDay } from '../time/wall-clock';
 import { resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
-import { requirePermission, withStorage, type Call } from './call';
+import { requirePermission, type Call, type WriteCall } from './call';
 import { eventPathIdArg, eventSlugArg, eventWriteArgs } from './event-args';
 import type { LinkedValue } from './event-links';
 import { findEventOrFail } from './event-read';
-import { renderEvent } from './event-render';
+import { loadRelated, renderEvent } from './event-render';
 import { linkedPostWriteArgs } from './linked-post-args';
 import { createOrReuse } from './linked-posts';
 import { explicitDates } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
 import { passwordArg, resolveImage } from './shared-args';
 import { resolveTermsForWrite } from './term-refs';
+import { checkPreconditions, eventValidator, needsValidator } from './validators';
+import { runWrite } from './write';
 
 type Input = Readonly<Record<string, unknown>>;
 type Values = Record<string, unknown>;
 export type EventWriteMode = 'create' | 'replace' | 'patch';
 
 export async function createEvent(call: Call, input: Input): Promise<Record<string, unknown>> {
-  const { values } = await parseArgs(eventWriteArgs('create'), input, call.args);
-  requirePermission(call, call.permissions.can('edit_events'));
-  const record = await call.storage.transaction(async (tx) => {
-    const txCall = withStorage(call, tx);
-    const id = await tx.sequences.next('post');
-    const event = await applyEventWrite(txCall, blankEvent(id, call.principal?.id ?? 0), values, 'create');
-    await tx.events.insert(event);
+  const record = await runWrite(call, async (c) => {
+    const { values } = await parseArgs(eventWriteArgs('create'), input, c.args);
+    requirePermission(c, c.permissions.can('edit_events'));
+    const id = await c.storage.sequences.next('post');
+    const event = await applyEventWrite(c, blankEvent(id, call.principal?.id ?? 0), values, 'create');
+    await c.storage.events.insert(event);
     return event;
   });
   return renderEvent(call, record);
@@ -41,11 +42,12 @@ export async function createEvent(call: Call, input: Input): Promise<Record<stri
 
 /** POST/PUT (`replace`) or PATCH (`patch`) on `/events/{id}` or `/events/by-slug/{slug}`. */
 export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'patch', by: 'id' | 'slug'): Promise<Record<string, unknown>> {
-  const { values } = await parseArgs(eventUpdateArgs(mode, by), input, call.args);
-  const event = await authorizeOnEvent(call, values, 'edit', by);
-  const record = await call.storage.transaction(async (tx) => {
-    const updated = await applyEventWrite(withStorage(call, tx), event, values, mode);
-    await tx.events.replace(updated);
+  const record = await runWrite(call, async (c) => {
+    const { values } = await parseArgs(eventUpdateArgs(mode, by), input, c.args);
+    const event = await authorizeOnEvent(c, values, 'edit', by);
+    await checkEventPreconditions(c, event);
+    const updated = await applyEventWrite(c, event, values, mode);
+    await c.storage.events.replace(updated);
     return updated;
   });
   return renderEvent(call, record);
@@ -63,14 +65,24 @@ export function eventUpdateArgs(mode: 'replace' | 'patch', by: 'id' | 'slug'): A
 /** DELETE: moves the event to the trash; 410 when it already is there. */
 export async function deleteEvent(call: Call, input: Input, by: 'id' | 'slug'): Promise<Record<string, unknown>> {
   const key: ArgSpecs = by === 'id' ? { id: eventPathIdArg } : { slug: eventSlugArg };
-  const { values } = await parseArgs(key, input, call.args);
-  const event = await authorizeOnEvent(call, values, 'delete', by);
-  if (event.status === 'trash') throw new CalendarError('event_in_trash', msg('The event is already trashed'));
-  const now = stamps(call.now, call.config.zone);
-  const slug = await resolveSlug({ requested: undefined, current: event.slug, title: event.title, id: event.id, status: 'trash', taken: async () => false });
-  const trashed: EventRecord = { ...event, status: 'trash', slug, modified: now.local, modifiedUtc: now.utc };
-  await call.storage.transaction((tx) => tx.events.replace(trashed));
+  const trashed = await runWrite(call, async (c) => {
+    const { values } = await parseArgs(key, input, c.args);
+    const event = await authorizeOnEvent(c, values, 'delete', by);
+    if (event.status === 'trash') throw new CalendarError('event_in_trash', msg('The event is already trashed'));
+    await checkEventPreconditions(c, event);
+    const now = stamps(c.now, c.config.zone);
+    const slug = await resolveSlug({ requested: undefined, current: event.slug, title: event.title, id: event.id, status: 'trash', taken: async () => false });
+    const record: EventRecord = { ...event, status: 'trash', slug, modified: now.local, modifiedUtc: now.utc, revision: c.storage.change };
+    await c.storage.events.replace(record);
+    return record;
+  });
   return renderEvent(call, trashed);
+}
+
+/** Refuses the write unless the caller's preconditions hold for the event as it is now. */
+async function checkEventPreconditions(c: WriteCall, event: EventRecord): Promise<void> {
+  const related = needsValidator(c.preconditions) ? await loadRelated(c, [event]) : undefined;
+  checkPreconditions(c.preconditions, () => eventValidator(event, related!));
 }
 
 /**
@@ -106,7 +118,7 @@ async function authorizeOnEvent(call: Call, values: Values, verb: 'edit' | 'dele
 export function blankEvent(id: number, authorId: number): EventRecord {
   return {
     id, authorId, status: 'draft', slug: '', password: '', title: '', description: '', excerpt: '',
-    date: '', dateUtc: null, modified: '', modifiedUtc: '', image: null, parentId: 0,
+    date: '', dateUtc: null, modified: '', modifiedUtc: '', image: null, revision: 0, parentId: 0,
     timezone: '', timezoneAbbr: '', allDay: false, startLocal: '', endLocal: '', startUtc: 0, endUtc: 0,
     cost: [], currencySymbol: '', currencyPosition: '', currencyCode: '', website: null,
     showMap: false, showMapLink: false, hideFromListings: false, sticky: false, featured: false, ticketed: null,
@@ -115,7 +127,7 @@ export function blankEvent(id: number, authorId: number): EventRecord {
 }
 
 /** The event after applying validated write values to `base` (a blank event when creating). */
-export async function applyEventWrite(call: Call, base: EventRecord, values: Values, mode: EventWriteMode): Promise<EventRecord> {
+export async function applyEventWrite(call: WriteCall, base: EventRecord, values: Values, mode: EventWriteMode): Promise<EventRecord> {
   const has = (k: string) => values[k] !== undefined;
   const keep = mode === 'patch';
   const site = call.config.zone;
@@ -178,6 +190,7 @@ export async function applyEventWrite(call: Call, base: EventRecord, values: Val
     modified: now.local,
     modifiedUtc: now.utc,
     image,
+    revision: call.storage.change,
     timezone: zoneName,
     timezoneAbbr: zoneAbbreviation(zone, startUtc),
     allDay,
@@ -205,7 +218,7 @@ export async function applyEventWrite(call: Call, base: EventRecord, values: Val
 }
 
 /** The ids a `venue`/`organizer` value links, creating inline records (duplicates reused). */
-async function linkRefs(call: Call, kind: LinkedPostKind, value: LinkedValue): Promise<number[]> {
+async function linkRefs(call: WriteCall, kind: LinkedPostKind, value: LinkedValue): Promise<number[]> {
   if (value.kind === 'empty') return [];
   const ids: number[] = [];
   for (const ref of value.refs) {

@@ -12,16 +12,18 @@ import { redactProtected } from '../represent/redact';
 import type { LinkedPostCollection } from '../storage/storage';
 import { siteWallClock, utcWallClock } from '../time/interpret';
 import { resolveZone } from '../time/zone';
-import { beginCall, requirePermission, withStorage, type Call, type CallContext } from './call';
+import { beginCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
 import {
   linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, META_FIELDS, readArgs,
 } from './linked-post-args';
-import { listLinks, pageOffset, totalPages, type ListResult } from './list-urls';
+import { listLinks, listViewKey, pageOffset, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { explicitDates, isUnlocked, type Unlock } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
 import { resolveImage } from './shared-args';
 import { EDITOR_STATUSES, PUBLIC_STATUSES, visibility, type Visibility } from './status-filter';
+import { checkPreconditions, linkedPostValidator, listValidator, withValidator } from './validators';
+import { runWrite } from './write';
 
 type LinkedRecord = VenueRecord | OrganizerRecord;
 type Values = Record<string, unknown>;
@@ -32,6 +34,8 @@ const NOT_TRASHED: readonly PostStatus[] = ['publish', 'future', 'draft', 'pendi
 /** The operations of `/venues` or `/organizers`. */
 export interface LinkedPostOperations {
   list(input?: Input, ctx?: CallContext): Promise<ListResult>;
+  /** The list parsed and validated, with its validator, before it is read (see ListPlan). */
+  planList(input?: Input, ctx?: CallContext): Promise<ListPlan>;
   get(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
   getBySlug(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
   create(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
@@ -68,91 +72,102 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
     }
     const unlocked = isUnlocked(call, kind, post, values as Unlock);
     const body = render(call, post, { jsonLd: unlocked });
-    return unlocked ? body : redactProtected(body);
+    return withValidator(unlocked ? body : redactProtected(body), linkedPostValidator(kind, post));
   };
 
   const write = async (specs: ArgSpecs, input: Input, ctx: CallContext | undefined, mode: 'replace' | 'patch') => {
     const call = beginCall(config, ctx);
-    const { values, post } = await locate(call, { ...specs, ...updateArgs }, input);
-    requirePermission(call, call.permissions.canEdit(kind, post));
-    const next = await call.storage.transaction(async (tx) => {
-      const txCall = withStorage(call, tx);
-      const updated = await applyWrite(txCall, kind, post, values, mode);
-      await collection(txCall).replace(updated);
+    const next = await runWrite(call, async (c) => {
+      const { values, post } = await locate(c, { ...specs, ...updateArgs }, input);
+      requirePermission(c, c.permissions.canEdit(kind, post));
+      checkPreconditions(c.preconditions, () => linkedPostValidator(kind, post));
+      const updated = await applyWrite(c, kind, post, values, mode);
+      await collection(c).replace(updated);
       return updated;
     });
-    return render(call, next);
+    return withValidator(render(call, next), linkedPostValidator(kind, next));
   };
 
   const remove = async (specs: ArgSpecs, input: Input, ctx?: CallContext) => {
     const call = beginCall(config, ctx);
-    const { post } = await locate(call, specs, input);
-    requirePermission(call, call.permissions.canDelete(kind, post));
-    if (post.status === 'trash') throw new CalendarError(`${kind}_in_trash`, kind === 'venue' ? msg('The venue is already trashed') : msg('The organizer is already trashed'));
-    const trashed = await call.storage.transaction(async (tx) => {
-      const txCall = withStorage(call, tx);
-      const now = stamps(call.now, config.zone);
+    const trashed = await runWrite(call, async (c) => {
+      const { post } = await locate(c, specs, input);
+      requirePermission(c, c.permissions.canDelete(kind, post));
+      if (post.status === 'trash') throw new CalendarError(`${kind}_in_trash`, kind === 'venue' ? msg('The venue is already trashed') : msg('The organizer is already trashed'));
+      checkPreconditions(c.preconditions, () => linkedPostValidator(kind, post));
+      const now = stamps(c.now, config.zone);
       const slug = await resolveSlug({ requested: undefined, current: post.slug, title: post.title, id: post.id, status: 'trash', taken: async () => false });
-      const record = { ...post, status: 'trash' as const, slug, modified: now.local, modifiedUtc: now.utc };
-      await collection(txCall).replace(record);
+      const record = { ...post, status: 'trash' as const, slug, modified: now.local, modifiedUtc: now.utc, revision: c.storage.change };
+      await collection(c).replace(record);
       // Deleting a venue or organizer unlinks it from every event (behaviour.md §10.8).
-      await tx.events.unlink(kind, post.id);
+      await c.storage.events.unlink(kind, post.id, c.storage.change);
       return record;
     });
-    return render(call, trashed);
+    return withValidator(render(call, trashed), linkedPostValidator(kind, trashed));
+  };
+
+  const runList = async (
+    call: Call, values: ArgValues<typeof listArgs>, visible: Visibility, query: LinkedPostQuery, page: number, perPage: number, validator: string,
+  ): Promise<ListResult> => {
+    const result = await collection(call).list(query);
+    if (result.items.length === 0 && page > 1) {
+      throw new CalendarError(`${kind}_page_not_found`, kind === 'venue'
+        ? msg('The requested venue archive page does not exist')
+        : msg('The requested organizer archive page does not exist'));
+    }
+    const pages = totalPages(result.total, perPage);
+    const links = listLinks(`${call.links.apiRoot}/${kind}s/`, [
+      ['page', page], ['per_page', perPage], ['search', values.search], ['event', values.event],
+      ['has_events', values.has_events === undefined ? undefined : values.has_events ? 1 : 0],
+      ['only_with_upcoming', values.only_with_upcoming ? 1 : undefined],
+      ['status', visible.requested.join(',')],
+    ], page, page < pages, page > 1 && page - 1 <= pages);
+    const items = result.items.map((post) => {
+      const body = render(call, post);
+      return isUnlocked(call, kind, post, values as Unlock) ? body : redactProtected(body);
+    });
+    return {
+      body: {
+        [`${kind}s`]: items,
+        rest_url: links.restUrl,
+        ...(links.next ? { next_rest_url: links.next } : {}),
+        ...(links.previous ? { previous_rest_url: links.previous } : {}),
+        total: result.total,
+        total_pages: pages,
+      },
+      total: result.total,
+      totalPages: pages,
+      ...(links.next ? { next: links.next } : {}),
+      ...(links.previous ? { previous: links.previous } : {}),
+      validator,
+    };
+  };
+
+  const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan> => {
+    const call = beginCall(config, ctx);
+    const lastChange = await call.storage.lastChange();
+    const { values } = await parseArgs(listArgs, input, call.args);
+    const page = values.page!;
+    const perPage = Math.min(values.per_page!, config.maxPerPage);
+    const visible = visibility(call.permissions, kind, values.status as string[] | undefined);
+    const query = listQuery(call, kind, values as Values, visible, page, perPage);
+    const validator = listValidator(lastChange, [kind, query, values, listViewKey(call)]);
+    return { validator, run: () => runList(call, values, visible, query, page, perPage, validator) };
   };
 
   return {
-    async list(input = {}, ctx) {
-      const call = beginCall(config, ctx);
-      const { values } = await parseArgs(listArgs, input, call.args);
-      const page = values.page!;
-      const perPage = Math.min(values.per_page!, config.maxPerPage);
-      const visible = visibility(call.permissions, kind, values.status as string[] | undefined);
-      const query = listQuery(call, kind, values as Values, visible, page, perPage);
-      const result = await collection(call).list(query);
-      if (result.items.length === 0 && page > 1) {
-        throw new CalendarError(`${kind}_page_not_found`, kind === 'venue'
-          ? msg('The requested venue archive page does not exist')
-          : msg('The requested organizer archive page does not exist'));
-      }
-      const pages = totalPages(result.total, perPage);
-      const links = listLinks(`${call.links.apiRoot}/${kind}s/`, [
-        ['page', page], ['per_page', perPage], ['search', values.search], ['event', values.event],
-        ['has_events', values.has_events === undefined ? undefined : values.has_events ? 1 : 0],
-        ['only_with_upcoming', values.only_with_upcoming ? 1 : undefined],
-        ['status', visible.requested.join(',')],
-      ], page, page < pages, page > 1 && page - 1 <= pages);
-      const items = result.items.map((post) => {
-        const body = render(call, post);
-        return isUnlocked(call, kind, post, values as Unlock) ? body : redactProtected(body);
-      });
-      return {
-        body: {
-          [`${kind}s`]: items,
-          rest_url: links.restUrl,
-          ...(links.next ? { next_rest_url: links.next } : {}),
-          ...(links.previous ? { previous_rest_url: links.previous } : {}),
-          total: result.total,
-          total_pages: pages,
-        },
-        total: result.total,
-        totalPages: pages,
-        ...(links.next ? { next: links.next } : {}),
-        ...(links.previous ? { previous: links.previous } : {}),
-      };
-    },
+    planList,
+    list: async (input = {}, ctx) => (await planList(input, ctx)).run(),
     get: (input, ctx) => read(byId, input, ctx),
     getBySlug: (input, ctx) => read(bySlug, input, ctx),
     async create(input, ctx) {
       const call = beginCall(config, ctx);
-      const { values } = await parseArgs(createArgs, input, call.args);
-      requirePermission(call, call.permissions.can(`edit_${kind}s`));
-      const post = await call.storage.transaction(async (tx) => {
-        const txCall = withStorage(call, tx);
-        return collection(txCall).get(await createOrReuse(txCall, kind, values as Values));
+      const post = await runWrite(call, async (c) => {
+        const { values } = await parseArgs(createArgs, input, c.args);
+        requirePermission(c, c.permissions.can(`edit_${kind}s`));
+        return (await collection(c).get(await createOrReuse(c, kind, values as Values)))!;
       });
-      return render(call, post!);
+      return withValidator(render(call, post), linkedPostValidator(kind, post));
     },
     update: (input, ctx) => write(byId, input, ctx, 'replace'),
     updateBySlug: (input, ctx) => write(bySlug, input, ctx, 'replace'),
@@ -176,7 +191,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
  * the same name (and description, when one is given), ignoring case — reuses it, overwriting
  * its fields with the ones sent if the caller may edit it (behaviour.md §4.4). Returns the id.
  */
-export async function createOrReuse(call: Call, kind: LinkedPostKind, values: Values): Promise<number> {
+export async function createOrReuse(call: WriteCall, kind: LinkedPostKind, values: Values): Promise<number> {
   const coll = (kind === 'venue' ? call.storage.venues : call.storage.organizers) as LinkedPostCollection<LinkedRecord>;
   const name = String(values[kind]).trim();
   const description = values.description === undefined ? undefined : String(values.description).trim();
@@ -200,7 +215,7 @@ export async function createOrReuse(call: Call, kind: LinkedPostKind, values: Va
 }
 
 /** A new venue or organizer record from validated create values (no duplicate check). */
-export function newLinkedPost(call: Call, kind: LinkedPostKind, id: number, values: Values): Promise<LinkedRecord> {
+export function newLinkedPost(call: WriteCall, kind: LinkedPostKind, id: number, values: Values): Promise<LinkedRecord> {
   return applyWrite(call, kind, blankRecord(kind, id, call.principal?.id ?? 0), values, 'replace', true);
 }
 
@@ -232,7 +247,7 @@ function listQuery(call: Call, kind: LinkedPostKind, values: Values, visible: Vi
 function blankRecord(kind: LinkedPostKind, id: number, authorId: number): LinkedRecord {
   const post = {
     id, authorId, status: 'draft' as const, slug: '', password: '', title: '', description: '', excerpt: '',
-    date: '', dateUtc: null, modified: '', modifiedUtc: '', image: null, phone: '', website: '',
+    date: '', dateUtc: null, modified: '', modifiedUtc: '', image: null, revision: 0, phone: '', website: '',
   };
   return kind === 'venue'
     ? { ...post, address: '', city: '', country: '', province: '', state: '', zip: '', stateprovince: '', showMap: true, showMapLink: true, geoLat: null, geoLng: null }
@@ -244,7 +259,7 @@ function blankRecord(kind: LinkedPostKind, id: number, authorId: number): Linked
  * image and (venues) stateprovince their defaults; `patch` changes only what was sent.
  */
 async function applyWrite(
-  call: Call, kind: LinkedPostKind, post: LinkedRecord, values: Values, mode: 'replace' | 'patch', creating = false,
+  call: WriteCall, kind: LinkedPostKind, post: LinkedRecord, values: Values, mode: 'replace' | 'patch', creating = false,
 ): Promise<LinkedRecord> {
   const site = call.config.zone;
   const now = stamps(call.now, site);
@@ -265,7 +280,7 @@ async function applyWrite(
     ? (values.image === '' ? null : (await resolveImage(values.image as string | number, call.args)) ?? null)
     : mode === 'replace' ? null : post.image;
   const slug = await resolveSlug({
-    requested: values.slug as string | undefined, current: post.slug, title, id: post.id, status,
+    requested: values.slug as string | undefined, current: post.slug, title, id: post.id, status, slugFromTitle: creating,
     taken: async (s) => {
       const other = await (kind === 'venue' ? call.storage.venues : call.storage.organizers).getBySlug(s);
       return other !== undefined && other.id !== post.id;
@@ -283,6 +298,7 @@ async function applyWrite(
     modified: now.local,
     modifiedUtc: now.utc,
     image,
+    revision: call.storage.change,
     phone: str('phone', post.phone),
     website: str('website', post.website),
   };

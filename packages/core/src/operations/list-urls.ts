@@ -45,4 +45,22 @@ export interface ListResult {
   readonly totalPages: number;
   readonly next?: string;
   readonly previous?: string;
+  /** The list's validator (as its plan's): the storage's change counter and the normalised query. */
+  readonly validator: string;
+}
+
+/**
+ * A list whose arguments are parsed, checked and normalised, and whose validator is known,
+ * before anything is read: a caller who holds the list with this validator already (HTTP
+ * `If-None-Match`) need not `run` it. The validator is read from the storage first, so a
+ * list run later is never older than its validator.
+ */
+export interface ListPlan {
+  readonly validator: string;
+  run(): Promise<ListResult>;
+}
+
+/** What a list's validator covers besides the query: who asks, and the addresses in the body. */
+export function listViewKey(call: { principal?: { id: number; role?: string } | undefined; links: { siteUrl: string; apiRoot: string } }): unknown[] {
+  return [call.principal?.id ?? 0, call.principal?.role ?? '', call.links.siteUrl, call.links.apiRoot];
 }

@@ -55,8 +55,8 @@ export function publishDates(
 
 /**
  * The slug after a write: a requested one (sanitised, made unique), else the current one,
- * else — once the post is published — one made from the title. Trashed posts carry
- * `__trashed`; restored ones lose it.
+ * else — once the post is published, or at once with `slugFromTitle` — one made from the
+ * title. Trashed posts carry `__trashed`; restored ones lose it.
  */
 export async function resolveSlug(options: {
   readonly requested: string | undefined;
@@ -66,12 +66,14 @@ export async function resolveSlug(options: {
   readonly status: PostStatus;
   /** Whether another record of the same type uses the slug. */
   readonly taken: (slug: string) => Promise<boolean>;
+  /** Make one from the title whatever the status (venues and organizers created through the API). */
+  readonly slugFromTitle?: boolean;
 }): Promise<string> {
   const { requested, status, id } = options;
   if (status === 'trash') return trashedSlug(requested !== undefined ? sanitizeSlug(requested) : options.current);
   let base = requested !== undefined ? sanitizeSlug(requested) : untrashedSlug(options.current);
   const changed = requested !== undefined || base !== options.current;
-  if (base === '' && !isUnpublishedStatus(status)) base = sanitizeSlug(options.title) || String(id);
+  if (base === '' && (options.slugFromTitle || !isUnpublishedStatus(status))) base = sanitizeSlug(options.title) || String(id);
   if (base === '') return '';
   if (!changed && base === options.current) return base;
   return uniqueSlug(base, options.taken);

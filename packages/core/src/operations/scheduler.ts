@@ -37,9 +37,9 @@ export async function publishDue(storage: Storage, now: number): Promise<void> {
   ]);
   if (events.length + venues.length + organizers.length === 0) return;
   await storage.transaction(async (tx) => {
-    await promote(tx.events, events);
-    await promote(tx.venues, venues);
-    await promote(tx.organizers, organizers);
+    await promote(tx.events, events, tx.change);
+    await promote(tx.venues, venues, tx.change);
+    await promote(tx.organizers, organizers, tx.change);
   });
 }
 
@@ -48,10 +48,10 @@ interface Promotable<R> {
   replace(record: R): Promise<void>;
 }
 
-async function promote<R extends PostRecord>(collection: Promotable<R>, posts: readonly R[]): Promise<void> {
+async function promote<R extends PostRecord>(collection: Promotable<R>, posts: readonly R[], revision: number): Promise<void> {
   for (const post of posts) {
     // Re-read inside the transaction: a concurrent write may have changed it.
     const current = await collection.get(post.id);
-    if (current?.status === 'future') await collection.replace({ ...current, status: 'publish' });
+    if (current?.status === 'future') await collection.replace({ ...current, status: 'publish', revision });
   }
 }

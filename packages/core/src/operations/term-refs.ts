@@ -7,7 +7,7 @@ import { withDescendants } from '../query/term-engine';
 import { foldText } from '../query/text-match';
 import type { Storage, TermCollection } from '../storage/storage';
 import { sanitizeSlug, uniqueSlug } from '../domain/slug';
-import { requirePermission, type Call } from './call';
+import { requirePermission, type Call, type WriteCall } from './call';
 
 export function termCollection(storage: Storage, taxonomy: Taxonomy): TermCollection {
   return taxonomy === 'category' ? storage.categories : storage.tags;
@@ -64,7 +64,7 @@ export async function termFilterIds(ctx: ArgContext, taxonomy: Taxonomy): Promis
  * (unknown ones skipped); others resolve by slug, then name; unknown names create terms,
  * which needs the right to manage terms of the taxonomy.
  */
-export async function resolveTermsForWrite(call: Call, taxonomy: Taxonomy, refs: readonly string[]): Promise<number[]> {
+export async function resolveTermsForWrite(call: WriteCall, taxonomy: Taxonomy, refs: readonly string[]): Promise<number[]> {
   const terms = termCollection(call.storage, taxonomy);
   const isId = (ref: string) => /^\d+$/.test(ref);
   const ids = refs.filter(isId).map(Number);
@@ -86,13 +86,13 @@ export function canManageTerms(call: Call, taxonomy: Taxonomy): boolean {
   return p.can('edit_events') && (taxonomy === 'category' ? p.can('publish_events') : p.can('manage_categories'));
 }
 
-async function createNamedTerm(call: Call, taxonomy: Taxonomy, name: string): Promise<TermRecord> {
+async function createNamedTerm(call: WriteCall, taxonomy: Taxonomy, name: string): Promise<TermRecord> {
   requirePermission(call, canManageTerms(call, taxonomy));
   const terms = termCollection(call.storage, taxonomy);
   const id = await call.storage.sequences.next('term');
   const base = sanitizeSlug(name) || String(id);
   const slug = await uniqueSlug(base, async (s) => (await terms.getBySlug(s)) !== undefined);
-  const term: TermRecord = { id, name: name.trim(), slug, description: '', parent: 0 };
+  const term: TermRecord = { id, name: name.trim(), slug, description: '', parent: 0, revision: call.storage.change };
   await terms.insert(term);
   return term;
 }

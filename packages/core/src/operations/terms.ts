@@ -8,16 +8,20 @@ import { foldText } from '../query/text-match';
 import type { TermQuery, TermSortField } from '../query/query-types';
 import { termJson } from '../represent/term-json';
 import { withDescendants } from '../query/term-engine';
-import { beginCall, requirePermission, withStorage, type Call, type CallContext } from './call';
+import { beginCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
-import { listLinks, pageOffset, totalPages, type ListResult } from './list-urls';
+import { listLinks, listViewKey, pageOffset, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
+import { checkPreconditions, listValidator, termValidator, withValidator, type Validated } from './validators';
+import { runWrite } from './write';
 
 type Input = Readonly<Record<string, unknown>>;
 
 export interface TermOperations {
   list(input?: Input, ctx?: CallContext): Promise<ListResult>;
+  /** The list parsed and validated, with its validator, before it is read (see ListPlan). */
+  planList(input?: Input, ctx?: CallContext): Promise<ListPlan>;
   get(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
   create(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
   /** POST, PUT and PATCH alike: only the fields sent change. */
@@ -38,62 +42,85 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
   const writeArgs = (create: boolean) => termWriteArgs(taxonomy, create);
 
   const count = async (call: Call, id: number) => (await call.storage.events.countByTerm(taxonomy, [id], ['publish'])).get(id) ?? 0;
-  const render = async (call: Call, term: TermRecord, withLinks = true) => termJson(call.links, taxonomy, term, await count(call, term.id), withLinks);
+  const validator = async (call: Call, term: TermRecord) => termValidator(taxonomy, term, await count(call, term.id));
+  const render = async (call: Call, term: TermRecord, withLinks = true): Promise<Validated<Record<string, unknown>>> => {
+    const n = await count(call, term.id);
+    return withValidator(termJson(call.links, taxonomy, term, n, withLinks), termValidator(taxonomy, term, n));
+  };
+  /** A write on an existing term: preconditions are checked against its state first. */
+  const checked = async (c: WriteCall, term: TermRecord) => {
+    if (!c.preconditions) return;
+    const current = await validator(c, term);
+    checkPreconditions(c.preconditions, () => current);
+  };
+
+  const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan> => {
+    const call = beginCall(config, ctx);
+    const lastChange = await call.storage.lastChange();
+    const { values } = await parseArgs(listArgs, input, call.args);
+    const page = values.page!;
+    const perPage = Math.min(values.per_page!, config.maxPerPage);
+    const terms = termCollection(call.storage, taxonomy);
+    // Terms named by id are those ids: a numeric value is never read as a slug or name, even
+    // when a term has it as its slug (the reference passes the values on as ids).
+    const resolve = async (refs: string[] | undefined) => {
+      if (!refs) return undefined;
+      const found = await findTerms(terms, refs.filter((r) => !/^\d+$/.test(r)));
+      return refs.map((r) => (/^\d+$/.test(r) ? Number(r) : found.get(r)!.id));
+    };
+    const include = await resolve(values.include);
+    const exclude = await resolve(values.exclude);
+    const eventId = values.event ?? values.post;
+    const direction = values.order === undefined || /^asc$/i.test(values.order) ? 'asc' : 'desc';
+    const field = ORDERBY[(values.orderby ?? 'name').toLowerCase()] ?? 'name';
+    const query: TermQuery = {
+      ...(include ? { ids: include } : {}),
+      ...(exclude ? { excludeIds: exclude } : {}),
+      ...(values.search !== undefined ? { search: foldText(values.search) } : {}),
+      ...('parent' in values && values.parent !== undefined ? { parent: Number(values.parent) } : {}),
+      ...(eventId !== undefined ? { eventId } : {}),
+      ...(values.slug !== undefined ? { slugs: [values.slug] } : {}),
+      hideEmpty: values.hide_empty!,
+      countStatuses: ['publish'],
+      sort: [{ field: field === 'include' && !include ? 'id' : field, direction }, ...(field === 'id' ? [] : [{ field: 'id' as const, direction: 'asc' as const }])],
+      limit: perPage,
+      offset: pageOffset(page, perPage),
+    };
+    const listed = listValidator(lastChange, [taxonomy, query, values, listViewKey(call)]);
+    return {
+      validator: listed,
+      run: async (): Promise<ListResult> => {
+        const result = await terms.list(query);
+        const pages = totalPages(result.total, perPage);
+        const links = listLinks(`${call.links.apiRoot}/${taxonomy === 'category' ? 'categories' : 'tags'}/`, [
+          ['page', page], ['per_page', perPage], ['search', values.search], ['exclude', exclude?.join(',')],
+          ['include', include?.join(',')], ['order', values.order], ['orderby', values.orderby],
+          ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? (values.parent as number | undefined) : undefined],
+          ['event', eventId], ['slug', values.slug],
+        ], page, page < pages, page > 1);
+        const key = taxonomy === 'category' ? 'categories' : 'tags';
+        return {
+          body: {
+            rest_url: links.restUrl,
+            total: result.total,
+            total_pages: pages,
+            [key]: result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count)),
+            ...(links.next ? { next_rest_url: links.next } : {}),
+            ...(links.previous ? { previous_rest_url: links.previous } : {}),
+          },
+          total: result.total,
+          totalPages: pages,
+          ...(links.next ? { next: links.next } : {}),
+          ...(links.previous ? { previous: links.previous } : {}),
+          validator: listed,
+        };
+      },
+    };
+  };
 
   return {
-    async list(input = {}, ctx) {
-      const call = beginCall(config, ctx);
-      const { values } = await parseArgs(listArgs, input, call.args);
-      const page = values.page!;
-      const perPage = Math.min(values.per_page!, config.maxPerPage);
-      const terms = termCollection(call.storage, taxonomy);
-      const resolve = async (refs: string[] | undefined) => {
-        if (!refs) return undefined;
-        const found = await findTerms(terms, refs);
-        return refs.map((r) => found.get(r)!.id);
-      };
-      const include = await resolve(values.include);
-      const exclude = await resolve(values.exclude);
-      const eventId = values.event ?? values.post;
-      const direction = values.order === undefined || /^asc$/i.test(values.order) ? 'asc' : 'desc';
-      const field = ORDERBY[(values.orderby ?? 'name').toLowerCase()] ?? 'name';
-      const query: TermQuery = {
-        ...(include ? { ids: include } : {}),
-        ...(exclude ? { excludeIds: exclude } : {}),
-        ...(values.search !== undefined ? { search: foldText(values.search) } : {}),
-        ...('parent' in values && values.parent !== undefined ? { parent: Number(values.parent) } : {}),
-        ...(eventId !== undefined ? { eventId } : {}),
-        ...(values.slug !== undefined ? { slugs: [values.slug] } : {}),
-        hideEmpty: values.hide_empty!,
-        countStatuses: ['publish'],
-        sort: [{ field: field === 'include' && !include ? 'id' : field, direction }, ...(field === 'id' ? [] : [{ field: 'id' as const, direction: 'asc' as const }])],
-        limit: perPage,
-        offset: pageOffset(page, perPage),
-      };
-      const result = await terms.list(query);
-      const pages = totalPages(result.total, perPage);
-      const links = listLinks(`${call.links.apiRoot}/${taxonomy === 'category' ? 'categories' : 'tags'}/`, [
-        ['page', page], ['per_page', perPage], ['search', values.search], ['exclude', exclude?.join(',')],
-        ['include', include?.join(',')], ['order', values.order], ['orderby', values.orderby],
-        ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? (values.parent as number | undefined) : undefined],
-        ['event', eventId], ['slug', values.slug],
-      ], page, page < pages, page > 1);
-      const key = taxonomy === 'category' ? 'categories' : 'tags';
-      return {
-        body: {
-          rest_url: links.restUrl,
-          total: result.total,
-          total_pages: pages,
-          [key]: result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count)),
-          ...(links.next ? { next_rest_url: links.next } : {}),
-          ...(links.previous ? { previous_rest_url: links.previous } : {}),
-        },
-        total: result.total,
-        totalPages: pages,
-        ...(links.next ? { next: links.next } : {}),
-        ...(links.previous ? { previous: links.previous } : {}),
-      };
-    },
+    planList,
+    list: async (input = {}, ctx) => (await planList(input, ctx)).run(),
 
     async get(input, ctx) {
       const call = beginCall(config, ctx);
@@ -103,13 +130,13 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
 
     async create(input, ctx) {
       const call = beginCall(config, ctx);
-      const { values } = await parseArgs(writeArgs(true), input, call.args);
-      requirePermission(call, canManageTerms(call, taxonomy));
-      if (!hierarchical && values.parent !== undefined) {
-        throw new CalendarError('taxonomy_not_hierarchical', msg('Cannot set parent term, taxonomy is not hierarchical.'));
-      }
-      const term = await call.storage.transaction(async (tx) => {
-        const terms = termCollection(tx, taxonomy);
+      const term = await runWrite(call, async (c) => {
+        const { values } = await parseArgs(writeArgs(true), input, c.args);
+        requirePermission(c, canManageTerms(c, taxonomy));
+        if (!hierarchical && values.parent !== undefined) {
+          throw new CalendarError('taxonomy_not_hierarchical', msg('Cannot set parent term, taxonomy is not hierarchical.'));
+        }
+        const terms = termCollection(c.storage, taxonomy);
         const name = values.name!.trim();
         const parent = hierarchical ? Number(values.parent ?? 0) : 0;
         const same = (await terms.findByName(name)).find((t) => t.parent === parent);
@@ -118,9 +145,9 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
             ? msg('A term with the name provided already exists with this parent.')
             : msg('A term with the name provided already exists in this taxonomy.'), { details: { termId: same.id } });
         }
-        const id = await tx.sequences.next('term');
+        const id = await c.storage.sequences.next('term');
         const slug = await uniqueSlug(sanitizeSlug(values.slug ?? name) || String(id), async (s) => (await terms.getBySlug(s)) !== undefined);
-        const record: TermRecord = { id, name, slug, description: values.description ?? '', parent };
+        const record: TermRecord = { id, name, slug, description: values.description ?? '', parent, revision: c.storage.change };
         await terms.insert(record);
         return record;
       });
@@ -129,14 +156,15 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
 
     async update(input, ctx) {
       const call = beginCall(config, ctx);
-      const { values } = await parseArgs({ id: idArg, ...writeArgs(false) }, input, call.args);
-      requirePermission(call, canManageTerms(call, taxonomy));
-      if (!hierarchical && values.parent !== undefined) {
-        throw new CalendarError('taxonomy_not_hierarchical', msg('Cannot set parent term, taxonomy is not hierarchical.'));
-      }
-      const term = await call.storage.transaction(async (tx) => {
-        const terms = termCollection(tx, taxonomy);
+      const term = await runWrite(call, async (c) => {
+        const { values } = await parseArgs({ id: idArg, ...writeArgs(false) }, input, c.args);
+        requirePermission(c, canManageTerms(c, taxonomy));
+        if (!hierarchical && values.parent !== undefined) {
+          throw new CalendarError('taxonomy_not_hierarchical', msg('Cannot set parent term, taxonomy is not hierarchical.'));
+        }
+        const terms = termCollection(c.storage, taxonomy);
         const current = (await terms.get(values.id!))!;
+        await checked(c, current);
         let slug = current.slug;
         if (values.slug !== undefined) {
           slug = sanitizeSlug(values.slug) || current.slug;
@@ -157,6 +185,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
           description: values.description ?? current.description,
           slug,
           parent,
+          revision: c.storage.change,
         };
         await terms.replace(record);
         return record;
@@ -166,19 +195,19 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
 
     async delete(input, ctx) {
       const call = beginCall(config, ctx);
-      const { values } = await parseArgs({ id: idArg }, input, call.args);
-      requirePermission(call, canManageTerms(call, taxonomy));
-      return call.storage.transaction(async (tx) => {
-        const txCall = withStorage(call, tx);
-        const terms = termCollection(tx, taxonomy);
+      return runWrite(call, async (c) => {
+        const { values } = await parseArgs({ id: idArg }, input, c.args);
+        requirePermission(c, canManageTerms(c, taxonomy));
+        const terms = termCollection(c.storage, taxonomy);
         const term = (await terms.get(values.id!))!;
-        const body = await render(txCall, term, false);
+        await checked(c, term);
+        const body = await render(c, term, false);
         if (hierarchical) {
           // Children move up to the deleted category's parent, as WordPress does.
           const children = await terms.list({ parent: term.id, hideEmpty: false, countStatuses: [], sort: [{ field: 'id', direction: 'asc' }] });
-          for (const { term: child } of children.items) await terms.replace({ ...child, parent: term.parent });
+          for (const { term: child } of children.items) await terms.replace({ ...child, parent: term.parent, revision: c.storage.change });
         }
-        await tx.events.unlink(taxonomy, term.id);
+        await c.storage.events.unlink(taxonomy, term.id, c.storage.change);
         await terms.delete(term.id);
         return body;
       });

@@ -36,6 +36,8 @@ export interface EventJsonOptions {
   readonly ticketed?: (event: EventRecord) => boolean;
   /** Single GET: add `json_ld` (and never redact: refused upstream instead). */
   readonly jsonLd?: boolean;
+  /** Single GET: embedded venues and organizers carry their own `json_ld` (when shown in full). */
+  readonly embeddedJsonLd?: boolean;
 }
 
 export function eventJson(event: EventRecord, options: EventJsonOptions): EventJson {
@@ -47,11 +49,11 @@ export function eventJson(event: EventRecord, options: EventJsonOptions): EventJ
   const values = costValues(event.cost);
   const venues = event.venueIds.flatMap((id) => {
     const v = related.venues.get(id);
-    return v && options.visible('venue', v) ? [embedded('venue', venueJson(links, v), v, options)] : [];
+    return v && options.visible('venue', v) ? [embedded('venue', (o) => venueJson(links, v, o), v, options)] : [];
   });
   const organizers = event.organizerIds.flatMap((id) => {
     const o = related.organizers.get(id);
-    return o && options.visible('organizer', o) ? [embedded('organizer', organizerJson(links, o), o, options)] : [];
+    return o && options.visible('organizer', o) ? [embedded('organizer', (x) => organizerJson(links, o, x), o, options)] : [];
   });
   const out: EventJson = {
     id: event.id,
@@ -117,10 +119,12 @@ export function relatedIds(events: readonly EventRecord[]) {
 
 // ---- helpers ----
 
+/** An embedded venue or organizer: redacted when protected, else with `json_ld` on a single GET (as on its own). */
 function embedded<T extends VenueRecord | OrganizerRecord>(
-  kind: 'venue' | 'organizer', json: Record<string, unknown>, post: T, options: EventJsonOptions,
+  kind: 'venue' | 'organizer', render: (o: { jsonLd?: boolean }) => Record<string, unknown>, post: T, options: EventJsonOptions,
 ): Record<string, unknown> {
-  return post.password !== '' && !options.unlocked(kind, post) ? redactProtected(json) : json;
+  if (post.password !== '' && !options.unlocked(kind, post)) return redactProtected(render({}));
+  return render(options.embeddedJsonLd ? { jsonLd: true } : {});
 }
 
 /** WordPress's order of a post's terms: by name, case- and accent-insensitively (one collator for every call). */

@@ -21,8 +21,12 @@ export interface StorageCapabilities {
 export interface IdSequences {
   /** A fresh id, larger than every id handed out or bumped so far. */
   next(kind: 'post' | 'term'): Promise<number>;
-  /** Makes sure later `next` calls return ids larger than `id` (imports keep their ids). */
-  bump(kind: 'post' | 'term', id: number): Promise<void>;
+  /**
+   * Makes sure later `next` calls return ids larger than `id` (imports keep their ids); with
+   * `'change'`, that the storage's last change is at least `id` once this write commits
+   * (imports keep the revisions of their records, so later writes must number above them).
+   */
+  bump(kind: 'post' | 'term' | 'change', id: number): Promise<void>;
   /** The largest id handed out or bumped so far (0 at first), without taking a new one. */
   peek(kind: 'post' | 'term'): Promise<number>;
 }
@@ -42,8 +46,11 @@ interface RecordCollection<R> {
 
 export interface EventCollection extends RecordCollection<EventRecord> {
   list(query: EventQuery): Promise<Page<EventRecord>>;
-  /** Removes a venue, organizer or term from every event that links it. */
-  unlink(kind: 'venue' | 'organizer' | Taxonomy, id: number): Promise<void>;
+  /**
+   * Removes a venue, organizer or term from every event that links it, setting those events'
+   * `revision` to `revision` (their representation changes).
+   */
+  unlink(kind: 'venue' | 'organizer' | Taxonomy, id: number, revision: number): Promise<void>;
   /** For each term id, how many events with one of `statuses` use it (absent ids: 0). */
   countByTerm(taxonomy: Taxonomy, termIds: readonly number[], statuses: readonly PostStatus[]): Promise<ReadonlyMap<number, number>>;
 }
@@ -59,7 +66,14 @@ export interface TermCollection extends Omit<RecordCollection<TermRecord>, 'getB
   list(query: TermQuery): Promise<Page<CountedTerm<TermRecord>>>;
 }
 
-/** Everything a calendar keeps. */
+/**
+ * Everything a calendar keeps.
+ *
+ * Failures are `CalendarError`s with the codes of `StorageErrorCode` (see storage-errors.ts):
+ * `conflict` when a concurrent write got in the way (running the transaction again may
+ * succeed), `unavailable` when the storage cannot be reached or is closed. Core decides what
+ * a conflict answers; adapters never retry a transaction on their own.
+ */
 export interface Storage {
   readonly capabilities: StorageCapabilities;
   readonly events: EventCollection;
@@ -69,10 +83,30 @@ export interface Storage {
   readonly tags: TermCollection;
   readonly sequences: IdSequences;
   /**
-   * Runs `fn` against a storage whose writes land together or not at all (when
-   * `capabilities.transactions`), and are serialised with other transactions.
+   * The change number of the last committed write transaction (0 for a storage never
+   * written), as every process sharing the storage sees it. Lists' validators are built on
+   * it, so it must be read from the storage, not from a copy in this process.
    */
-  transaction<T>(fn: (tx: Storage) => Promise<T>): Promise<T>;
+  lastChange(): Promise<number>;
+  /**
+   * Runs `fn` as one write transaction: its writes land together or not at all, and it is
+   * serialised with every other write transaction of every process sharing the storage,
+   * from its start, so that what `fn` reads cannot change before it commits (SQL adapters
+   * take a lock on the change counter as their first statement). A transaction inside a
+   * transaction joins it.
+   */
+  transaction<T>(fn: (tx: StorageTransaction) => Promise<T>): Promise<T>;
   /** Releases connections, files and locks. */
   close(): Promise<void>;
+}
+// A write made outside `transaction` (e.g. `storage.events.insert`) is a transaction of its own.
+
+/** The storage as one write transaction sees it. */
+export interface StorageTransaction extends Storage {
+  /**
+   * This transaction's change number: `lastChange()` + 1 when it began. It becomes the
+   * storage's last change when the transaction commits; core stamps it on every record the
+   * transaction writes (`revision`).
+   */
+  readonly change: number;
 }
