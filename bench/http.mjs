@@ -2,8 +2,9 @@
 // returns the same precomputed response bytes (lib/baseline-server.mjs), measured in the same
 // run with autocannon:
 //   node bench/http.mjs --storage memory|file-json|sqlite|postgres --n 10000 [--duration 10] [--out result.json]
-// Routes: GET /events?per_page=10, GET /events/<id>, POST /events (an administrator's bearer
-// token; every request a new title, so slugs never collide). Each server runs in its own
+// Routes: GET /events?per_page=10, the same with the list's ETag in If-None-Match (answered 304
+// from the change counter alone: no query, no rendering), GET /events/<id>, POST /events (an
+// administrator's bearer token; every request a new title, so slugs never collide). Each server runs in its own
 // process; autocannon runs in this one (10 connections, no pipelining).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -103,15 +104,15 @@ try {
   log(`evcal ready at ${origin} (${(results.startMs / 1000).toFixed(1)} s including the dataset)`);
 
   // Record evcal's responses; the baseline serves these bytes.
-  const record = async (method, path, body) => {
+  const record = async (method, path, body, headers = {}) => {
     const res = await fetch(`${origin}${path}`, {
-      method, ...(body ? { body, headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` } } : {}),
+      method, headers: { ...headers, ...(body ? { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` } : {}) }, ...(body ? { body } : {}),
     });
     const bytes = Buffer.from(await res.arrayBuffer());
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${bytes.toString().slice(0, 300)}`);
-    const headers = {};
-    for (const [k, v] of res.headers) if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)) headers[k] = v;
-    return { status: res.status, headers, body: bytes };
+    if (res.status >= 300 && !(res.status === 304 && headers['if-none-match'])) throw new Error(`${method} ${path}: ${res.status} ${bytes.toString().slice(0, 300)}`);
+    const kept = {};
+    for (const [k, v] of res.headers) if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)) kept[k] = v;
+    return { status: res.status, headers: kept, body: bytes };
   };
   const shape = ids(n);
   let serial = 0;
@@ -122,18 +123,25 @@ try {
     categories: [1 + (i % shape.categories)], tags: [shape.firstTag + (i % 20)],
     venue: shape.firstVenue + (i % shape.venues), organizer: [shape.firstOrganizer + (i % shape.organizers)],
   });
+  // The POST first: every write changes the list's validator.
+  const created = await record('POST', `${API}/events`, payload(serial++));
   const list = await record('GET', `${API}/events?per_page=10`);
   const firstId = JSON.parse(list.body.toString()).events[0].id;
+  const listTag = list.headers.etag;
+  const unchanged = await record('GET', `${API}/events?per_page=10`, undefined, { 'if-none-match': listTag });
+  if (unchanged.status !== 304) throw new Error(`GET /events?per_page=10 with If-None-Match: ${unchanged.status}, not 304`);
   const single = await record('GET', `${API}/events/${firstId}`);
-  const created = await record('POST', `${API}/events`, payload(serial++));
   const ROUTES = {
     'GET /events?per_page=10': { method: 'GET', path: `${API}/events?per_page=10`, recorded: list },
+    // Measured before any POST of this run: the list's validator still holds.
+    'GET /events?per_page=10 (304)': { method: 'GET', path: `${API}/events?per_page=10`, recorded: unchanged, headers: { 'if-none-match': listTag } },
     'GET /events/<id>': { method: 'GET', path: `${API}/events/${firstId}`, recorded: single },
     'POST /events': { method: 'POST', path: `${API}/events`, recorded: created, post: true },
   };
   const routesFile = join(scratch, 'routes.json');
   writeFileSync(routesFile, JSON.stringify(Object.values(ROUTES).map((r) => ({
     method: r.method, path: r.path.split('?')[0], status: r.recorded.status, headers: r.recorded.headers, body: r.recorded.body.toString('base64'),
+    ...(r.headers ? { conditional: true } : {}),
   }))));
   baseline = await start([join(HERE, 'lib', 'baseline-server.mjs'), routesFile], /listening (\d+)/);
   const baseOrigin = `http://127.0.0.1:${baseline.match[1]}`;
@@ -145,7 +153,7 @@ try {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
         setupRequest: (req) => ({ ...req, body: payload(serial++) }),
       }
-      : { method: 'GET', path: route.path };
+      : { method: 'GET', path: route.path, ...(route.headers ? { headers: route.headers } : {}) };
     autocannon({ url: origin, connections, pipelining: 1, duration: seconds, requests: [request] }, (err, r) => (err ? reject(err) : resolve(r)));
   });
   const summary = (r) => ({
@@ -170,7 +178,7 @@ try {
     results.routes[name] = { evcal: app, baseline: base, ratio: app.requestsPerSec / base.requestsPerSec, responseBytes: route.recorded.body.length };
     log(`${name.padEnd(24)} evcal ${app.requestsPerSec.toFixed(0).padStart(6)} req/s (p50 ${app.latencyP50} ms, p99 ${app.latencyP99} ms)  `
       + `baseline ${base.requestsPerSec.toFixed(0).padStart(6)} req/s  ratio ${(100 * results.routes[name].ratio).toFixed(1)}%`
-      + `${app.non2xx || app.errors ? `  [non-2xx ${app.non2xx}, errors ${app.errors}]` : ''}`);
+      + `${(app.non2xx && route.recorded.status !== 304) || app.errors ? `  [non-2xx ${app.non2xx}, errors ${app.errors}]` : ''}`);
   }
 } finally {
   if (evcal) await stop(evcal.child);

@@ -193,7 +193,7 @@ function summary(r) {
   const lines = [];
   r = { ...r, inprocess: [...r.inprocess].sort(byStorageThenSize), http: [...r.http].sort(byStorageThenSize) };
   if (r.inprocess.length) {
-    const ops = ['list-default', 'list-week', 'list-category', 'list-week-category', 'list-search', 'read', 'create', 'update'];
+    const ops = ['list-default', 'list-default-304', 'list-week', 'list-category', 'list-week-category', 'list-search', 'read', 'create', 'update'];
     lines.push('', 'In-process latency, p50 / p99:', `| storage | events | ${ops.join(' | ')} |`, `|---|---:|${ops.map(() => '---:').join('|')}|`);
     for (const x of r.inprocess) {
       lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | ${ops.map((o) => (x.results[o] ? `${fmtMs(x.results[o].p50)} / ${fmtMs(x.results[o].p99)}` : '—')).join(' | ')} |`);

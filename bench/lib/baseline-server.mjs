@@ -2,19 +2,21 @@
 // recorded from evcal beforehand (status, headers, body), doing no work but reading the request.
 // What evcal reaches relative to it is what the application costs on top of node:http.
 //   node bench/lib/baseline-server.mjs <routes.json>
-// routes.json: [{ method, path, status, headers, body (base64) }]; prints "listening <port>".
+// routes.json: [{ method, path, status, headers, body (base64), conditional? }]; a conditional
+// route answers requests that carry If-None-Match (a recorded 304). Prints "listening <port>".
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 const routes = new Map();
 for (const r of JSON.parse(readFileSync(process.argv[2], 'utf8'))) {
   const body = Buffer.from(r.body, 'base64');
-  routes.set(`${r.method} ${r.path}`, { status: r.status, headers: { ...r.headers, 'content-length': String(body.length) }, body });
+  const length = r.status === 304 ? {} : { 'content-length': String(body.length) };
+  routes.set(`${r.method} ${r.path}${r.conditional ? ' ?' : ''}`, { status: r.status, headers: { ...r.headers, ...length }, body });
 }
 
 const server = createServer((req, res) => {
   const path = req.url.split('?')[0];
-  const route = routes.get(`${req.method} ${path}`) ?? routes.get(`${req.method} *`);
+  const route = routes.get(`${req.method} ${path}${req.headers['if-none-match'] ? ' ?' : ''}`) ?? routes.get(`${req.method} *`);
   const send = () => {
     if (!route) {
       res.writeHead(404);
