@@ -9,7 +9,7 @@ import type { Call } from './call';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { renderEvent, renderEvents } from './event-render';
-import { listLinks, listViewKey, pageOffset, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { beginList, listLinks, listResult, listViewKey, pageOffset, postListBody, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
 import { visibility } from './status-filter';
 import { termFilterIds } from './term-refs';
@@ -20,10 +20,7 @@ type ListValues = ArgValues<typeof eventListArgs>;
 
 /** `GET /events`: parsed, validated and normalised; read by `run`. */
 export async function planEventList(call: Call, input: Input): Promise<ListPlan> {
-  const lastChange = await call.storage.lastChange();
-  const { values, sent } = await parseArgs(eventListArgs, input, call.args);
-  const page = values.page!;
-  const perPage = Math.min(values.per_page!, call.config.maxPerPage);
+  const { lastChange, values, sent, page, perPage } = await beginList(call, eventListArgs, input);
   const built = await buildQuery(call, values, sent, page, perPage);
   const validator = listValidator(lastChange, ['events', built.query, built.shown, values, listViewKey(call)]);
   return { validator, run: () => listEvents(call, values, built, page, perPage, validator) };
@@ -52,21 +49,7 @@ async function listEvents(
     ['featured', values.featured === undefined ? undefined : values.featured ? 1 : 0],
   ], page, page < pages, page > 1 && page - 1 <= pages);
   const events = await renderEvents(call, result.items, { password: values.password, context: values.context });
-  return {
-    body: {
-      events,
-      rest_url: links.restUrl,
-      ...(links.next ? { next_rest_url: links.next } : {}),
-      ...(links.previous ? { previous_rest_url: links.previous } : {}),
-      total: result.total,
-      total_pages: pages,
-    },
-    total: result.total,
-    totalPages: pages,
-    ...(links.next ? { next: links.next } : {}),
-    ...(links.previous ? { previous: links.previous } : {}),
-    validator,
-  };
+  return listResult(postListBody('events', events, links, result.total, pages), links, result.total, pages, validator);
 }
 
 /** `GET /events/{id}`. */

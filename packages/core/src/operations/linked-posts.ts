@@ -17,7 +17,7 @@ import type { CalendarConfig } from './config';
 import {
   linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, META_FIELDS, readArgs,
 } from './linked-post-args';
-import { listLinks, listViewKey, pageOffset, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { beginList, listLinks, listResult, listViewKey, pageOffset, postListBody, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { explicitDates, isUnlocked, type Unlock } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
 import { resolveImage } from './shared-args';
@@ -126,29 +126,12 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       const body = render(call, post);
       return isUnlocked(call, kind, post, values as Unlock) ? body : redactProtected(body);
     });
-    return {
-      body: {
-        [`${kind}s`]: items,
-        rest_url: links.restUrl,
-        ...(links.next ? { next_rest_url: links.next } : {}),
-        ...(links.previous ? { previous_rest_url: links.previous } : {}),
-        total: result.total,
-        total_pages: pages,
-      },
-      total: result.total,
-      totalPages: pages,
-      ...(links.next ? { next: links.next } : {}),
-      ...(links.previous ? { previous: links.previous } : {}),
-      validator,
-    };
+    return listResult(postListBody(`${kind}s`, items, links, result.total, pages), links, result.total, pages, validator);
   };
 
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan> => {
     const call = beginCall(config, ctx);
-    const lastChange = await call.storage.lastChange();
-    const { values } = await parseArgs(listArgs, input, call.args);
-    const page = values.page!;
-    const perPage = Math.min(values.per_page!, config.maxPerPage);
+    const { lastChange, values, page, perPage } = await beginList(call, listArgs, input);
     const visible = visibility(call.permissions, kind, values.status as string[] | undefined);
     const query = listQuery(call, kind, values as Values, visible, page, perPage);
     const validator = listValidator(lastChange, [kind, query, values, listViewKey(call)]);

@@ -1,4 +1,6 @@
 // The `rest_url`, `next_rest_url` and `previous_rest_url` of list envelopes, and the totals.
+import { parseArgs, type ArgSpecs, type ArgValues } from '../input/args';
+import type { Call } from './call';
 
 /** Ordered query parameters; undefined values are left out. */
 export type UrlParams = ReadonlyArray<readonly [string, string | number | undefined]>;
@@ -64,3 +66,43 @@ export interface ListPlan {
 export function listViewKey(call: { principal?: { id: number; role?: string } | undefined; links: { siteUrl: string; apiRoot: string } }): unknown[] {
   return [call.principal?.id ?? 0, call.principal?.role ?? '', call.links.siteUrl, call.links.apiRoot];
 }
+
+/**
+ * A list's result: `body` is the envelope (each list has its own key order), and the totals,
+ * page links and validator for headers.
+ */
+export function listResult(body: Record<string, unknown>, links: ListLinks, total: number, pages: number, validator: string): ListResult {
+  return {
+    body,
+    total,
+    totalPages: pages,
+    ...(links.next ? { next: links.next } : {}),
+    ...(links.previous ? { previous: links.previous } : {}),
+    validator,
+  };
+}
+
+/** The envelope of the event, venue and organizer lists: the items first (`events`, `venues`…). */
+export function postListBody(key: string, items: unknown[], links: ListLinks, total: number, pages: number): Record<string, unknown> {
+  return {
+    [key]: items,
+    rest_url: links.restUrl,
+    ...(links.next ? { next_rest_url: links.next } : {}),
+    ...(links.previous ? { previous_rest_url: links.previous } : {}),
+    total,
+    total_pages: pages,
+  };
+}
+
+/**
+ * The start of every list: the storage's change counter first (so the list, read later, is
+ * never older than its validator), then the arguments, the page and its size.
+ */
+export async function beginList<S extends ArgSpecs>(call: Call, specs: S, input: Readonly<Record<string, unknown>>) {
+  const lastChange = await call.storage.lastChange();
+  const { values, sent } = await parseArgs(specs, input, call.args);
+  const page = values.page as number;
+  const perPage = Math.min(values.per_page as number, call.config.maxPerPage);
+  return { lastChange, values: values as ArgValues<S>, sent, page, perPage };
+}
+

@@ -10,7 +10,7 @@ import { termJson } from '../represent/term-json';
 import { withDescendants } from '../query/term-engine';
 import { beginCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
-import { listLinks, listViewKey, pageOffset, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { beginList, listLinks, listResult, listViewKey, pageOffset, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
 import { checkPreconditions, listValidator, termValidator, withValidator, type Validated } from './validators';
@@ -56,10 +56,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
 
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan> => {
     const call = beginCall(config, ctx);
-    const lastChange = await call.storage.lastChange();
-    const { values } = await parseArgs(listArgs, input, call.args);
-    const page = values.page!;
-    const perPage = Math.min(values.per_page!, config.maxPerPage);
+    const { lastChange, values, page, perPage } = await beginList(call, listArgs, input);
     const terms = termCollection(call.storage, taxonomy);
     // Terms named by id are those ids: a numeric value is never read as a slug or name, even
     // when a term has it as its slug (the reference passes the values on as ids).
@@ -98,22 +95,15 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
           ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? (values.parent as number | undefined) : undefined],
           ['event', eventId], ['slug', values.slug],
         ], page, page < pages, page > 1);
-        const key = taxonomy === 'category' ? 'categories' : 'tags';
-        return {
-          body: {
-            rest_url: links.restUrl,
-            total: result.total,
-            total_pages: pages,
-            [key]: result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count)),
-            ...(links.next ? { next_rest_url: links.next } : {}),
-            ...(links.previous ? { previous_rest_url: links.previous } : {}),
-          },
+        // The term lists' own key order (behaviour.md §2.3).
+        return listResult({
+          rest_url: links.restUrl,
           total: result.total,
-          totalPages: pages,
-          ...(links.next ? { next: links.next } : {}),
-          ...(links.previous ? { previous: links.previous } : {}),
-          validator: listed,
-        };
+          total_pages: pages,
+          [taxonomy === 'category' ? 'categories' : 'tags']: result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count)),
+          ...(links.next ? { next_rest_url: links.next } : {}),
+          ...(links.previous ? { previous_rest_url: links.previous } : {}),
+        }, links, result.total, pages, listed);
       },
     };
   };
