@@ -1,0 +1,61 @@
+// Versioned migrations, written as code, and `migrate` to bring a database to the latest one.
+import type { Kysely } from 'kysely';
+import { initial } from './0001-initial';
+import { listPaths } from './0002-list-paths';
+import { revisions } from './0003-revisions';
+import type { EvcalMigration, MigrateOptions } from './types';
+
+export type { EvcalMigration, MigrateOptions } from './types';
+
+/** The schema versions this build writes, by name (applied in name order). */
+export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
+  '0001_initial': initial,
+  '0002_list_paths': listPaths,
+  '0003_revisions': revisions,
+};
+
+/**
+ * Brings the database to the latest schema and returns the names of the migrations it ran
+ * (none when already there; safe to call on every start). On PostgreSQL with `schema`, that
+ * schema is created if missing and holds every table.
+ *
+ * Runs in one transaction under the dialect's migration lock (a session advisory lock on
+ * PostgreSQL, released after the commit), so concurrent starts apply each migration once and
+ * a failed one leaves nothing. Kysely's Migrator is not used: it introspects every table of
+ * the database to find its own, which grows slow on a shared database.
+ */
+export async function migrate(db: Kysely<any>, options: MigrateOptions = {}): Promise<string[]> {
+  const { adapter } = db.getExecutor();
+  const lock = { lockTable: 'evcal_migrations_lock', lockRowId: 'migration_lock', lockTableSchema: options.schema };
+  // One connection throughout: the lock belongs to it.
+  return db.connection().execute(async (conn) => {
+    await adapter.acquireMigrationLock(conn, lock);
+    try {
+      return await conn.transaction().execute((trx) => applyMigrations(trx, options.schema));
+    } finally {
+      await adapter.releaseMigrationLock(conn, lock);
+    }
+  });
+}
+
+/** The migrations not yet recorded in `evcal_migrations`, in name order. */
+async function applyMigrations(trx: Kysely<any>, schema: string | undefined): Promise<string[]> {
+  let target: Kysely<any> = trx;
+  if (schema) {
+    await trx.schema.createSchema(schema).ifNotExists().execute();
+    target = trx.withSchema(schema);
+  }
+  await target.schema.createTable('evcal_migrations').ifNotExists()
+    .addColumn('name', 'varchar(255)', (c) => c.primaryKey())
+    .addColumn('timestamp', 'varchar(255)', (c) => c.notNull())
+    .execute();
+  const applied = new Set((await target.selectFrom('evcal_migrations').select('name').execute()).map((r) => String(r.name)));
+  const ran: string[] = [];
+  for (const name of Object.keys(MIGRATIONS).sort()) {
+    if (applied.has(name)) continue;
+    await MIGRATIONS[name]!.up(target, { schema });
+    await target.insertInto('evcal_migrations').values({ name, timestamp: new Date().toISOString() }).execute();
+    ran.push(name);
+  }
+  return ran;
+}
