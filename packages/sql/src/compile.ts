@@ -5,7 +5,7 @@ import type {
 } from '@evcal/core';
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { storableIds, type SqlDialect } from './dialect';
-import { textHash } from './rows';
+import { SEARCH_SEPARATOR, textHash } from './rows';
 import type { EvcalDatabase } from './schema';
 
 type DB = EvcalDatabase;
@@ -37,9 +37,7 @@ export function eventWhere(q: EventQuery, d: SqlDialect, page = false) {
     const linked = q.categoryIds ?? q.tagIds ?? q.venueIds ?? q.organizerIds;
     const floor = !linked && page && q.sort[0]?.field === 'startLocal' ? localStartFloor(eb, q, d) : [];
     and.push(...(linked || floor.length ? range(eb, 'e.start_utc', q.start) : startRange(eb, 'e.start_utc', q)), ...floor, ...range(eb, 'e.end_utc', q.end));
-    for (const word of q.search ?? []) {
-      and.push(eb.or([d.contains(eb.ref('e.search_title'), word), d.contains(eb.ref('e.search_description'), word), d.contains(eb.ref('e.search_excerpt'), word)]));
-    }
+    if (q.search) and.push(...searchConditions(eb, q.search, d));
     for (const [kind, ids] of [['category', q.categoryIds], ['tag', q.tagIds], ['venue', q.venueIds], ['organizer', q.organizerIds]] as const) {
       if (ids) and.push(linkedTo(eb, kind, ids, q));
     }
@@ -50,6 +48,24 @@ export function eventWhere(q: EventQuery, d: SqlDialect, page = false) {
     if (q.geo) and.push(eb.exists(venueDistances(eb, q.geo, d).select(sql.lit(1).as('one'))));
     return eb.and(and);
   };
+}
+
+/**
+ * Core's search (every word in the folded title, description or excerpt), as conditions: words
+ * of three characters or more through the trigram index (a substring of search_text is one of
+ * a field, since such a word has no U+001F); shorter ones read search_text of the events the
+ * other conditions leave; a word with U+001F reads the fields one by one.
+ */
+function searchConditions(eb: EventsEb, words: readonly string[], d: SqlDialect): Expression<SqlBool>[] {
+  const indexed = words.filter((w) => !w.includes(SEARCH_SEPARATOR) && [...w].length >= 3);
+  const out: Expression<SqlBool>[] = indexed.length ? [d.searchIndexed(indexed)] : [];
+  for (const word of words) {
+    if (indexed.includes(word)) continue;
+    out.push(word.includes(SEARCH_SEPARATOR)
+      ? eb.or([d.contains(eb.ref('e.search_title'), word), d.contains(eb.ref('e.search_description'), word), d.contains(eb.ref('e.search_excerpt'), word)])
+      : d.contains(eb.ref('e.search_text'), word));
+  }
+  return out;
 }
 
 /** ORDER BY terms for an event sort. */

@@ -8,6 +8,11 @@ export interface SqlDialect {
   readonly name: DialectName;
   /** `haystack` contains `needle` as a literal substring (no LIKE wildcards, no escaping). */
   contains(haystack: Expression<string>, needle: string): RawBuilder<boolean>;
+  /**
+   * Events (`e`) whose search_text contains every one of `words` (each of three characters or
+   * more), found through the trigram index of migration 0006.
+   */
+  searchIndexed(words: readonly string[]): RawBuilder<boolean>;
   /** A text column in byte (code point) order, whatever the database collation. */
   binary(column: Expression<string>): RawBuilder<string>;
   /** The smaller of two numbers. */
@@ -29,6 +34,8 @@ export function sqlDialect(name: DialectName): SqlDialect {
     return {
       name,
       contains: (h, n) => sql<boolean>`strpos(${h}, ${n}) > 0`,
+      // LIKE is what pg_trgm's GIN index answers; the words are literal (\ escapes).
+      searchIndexed: (words) => sql<boolean>`(${sql.join(words.map((w) => sql`e.search_text like ${`%${w.replace(/[\\%_]/g, '\\$&')}%`}`), sql` and `)})`,
       binary: (c) => sql<string>`${c} collate "C"`,
       least: (a, b) => sql<number>`least(${a}, ${b})`,
       greatest: (a, b) => sql<number>`greatest(${a}, ${b})`,
@@ -39,6 +46,9 @@ export function sqlDialect(name: DialectName): SqlDialect {
   return {
     name,
     contains: (h, n) => sql<boolean>`instr(${h}, ${n}) > 0`,
+    // GLOB is what the FTS5 trigram table answers (LIKE with ESCAPE is not); [x] quotes * ? [.
+    searchIndexed: (words) => sql<boolean>`e.id in (select rowid from evcal_events_search where ${sql.join(
+      words.map((w) => sql`search_text glob ${`*${w.replace(/[*?[]/g, '[$&]')}*`}`), sql` and `)})`,
     binary: (c) => sql<string>`${c} collate binary`,
     least: (a, b) => sql<number>`min(${a}, ${b})`,
     greatest: (a, b) => sql<number>`max(${a}, ${b})`,

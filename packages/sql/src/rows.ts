@@ -26,7 +26,13 @@ export type EventRow = Pick<EventsTable, (typeof EVENT_COLUMNS)[number]>;
 export type VenueRow = Pick<VenuesTable, (typeof VENUE_COLUMNS)[number]>;
 export type OrganizerRow = Pick<OrganizersTable, (typeof ORGANIZER_COLUMNS)[number]>;
 
+/** Joins an event's folded texts in search_text; a word containing it is matched field by field (compile.ts). */
+export const SEARCH_SEPARATOR = '\u001f';
+
 export function eventRow(e: EventRecord): EventsTable {
+  const title = foldText(e.title);
+  const description = foldText(e.description);
+  const excerpt = foldText(e.excerpt);
   return {
     id: e.id,
     author_id: e.authorId,
@@ -42,9 +48,9 @@ export function eventRow(e: EventRecord): EventsTable {
     modified_utc: e.modifiedUtc,
     image: e.image ? JSON.stringify(e.image) : null,
     revision: e.revision,
-    search_title: foldText(e.title),
-    search_description: foldText(e.description),
-    search_excerpt: foldText(e.excerpt),
+    search_title: title,
+    search_description: description,
+    search_excerpt: excerpt,
     parent_id: e.parentId,
     timezone: e.timezone,
     timezone_abbr: e.timezoneAbbr,
@@ -65,6 +71,7 @@ export function eventRow(e: EventRecord): EventsTable {
     featured: bit(e.featured),
     ticketed: e.ticketed === null ? null : bit(e.ticketed),
     start_offset: startOffset(e.startLocal, e.startUtc),
+    search_text: `${title}${SEARCH_SEPARATOR}${description}${SEARCH_SEPARATOR}${excerpt}`,
   };
 }
 

@@ -52,6 +52,8 @@ export interface EventsTable extends PostColumns {
   ticketed: number | null;
   /** Local start read as UTC minus start_utc (rows.ts startOffset). */
   start_offset: BigIntColumn;
+  /** The folded title, description and excerpt joined by U+001F, indexed by trigrams (compile.ts search). */
+  search_text: string;
 }
 
 /** Event ↔ category, tag, venue and organizer links, in the order the event lists them. */
@@ -114,6 +116,16 @@ export interface TermsTable {
   revision: BigIntColumn;
 }
 
+/** Events per UTC day of their start, status and hidden flag, overall (kind '') and per category and tag; kept by triggers (migration 0006). */
+export interface EventDaysTable {
+  kind: '' | 'category' | 'tag';
+  ref_id: number;
+  status: string;
+  hidden: number;
+  day: BigIntColumn;
+  n: BigIntColumn;
+}
+
 /** Events per category or tag and status, kept by triggers (migrations.ts). */
 export interface TermCountsTable {
   kind: 'category' | 'tag';
@@ -135,5 +147,6 @@ export interface EvcalDatabase {
   evcal_organizers: OrganizersTable;
   evcal_terms: TermsTable;
   evcal_term_counts: TermCountsTable;
+  evcal_event_days: EventDaysTable;
   evcal_sequences: SequencesTable;
 }

@@ -21,6 +21,7 @@ import {
   VENUE_COLUMNS, venueRecord, venueRow, type EventRow, type OrganizerRow, type VenueRow,
 } from './rows';
 import type { EvcalDatabase, VenuesTable } from './schema';
+import { countEvents } from './list-counts';
 import { translate } from './sql-errors';
 
 export interface SqlStorageOptions {
@@ -170,11 +171,6 @@ function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<EventRow[]>
   return paged(query, q, d).execute();
 }
 
-async function countEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<number> {
-  const row = await db.selectFrom('evcal_events as e').where(eventWhere(q, d))
-    .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', db: Db, d: SqlDialect, write: Write): LinkedPostCollection<R> {
   const table = kind === 'venue' ? 'evcal_venues' : 'evcal_organizers';

@@ -71,7 +71,7 @@ for (const [name, connect, available] of upgrades) {
       eventRecord(3, { categoryIds: [11], startLocal: 'not a wall clock' }),
     ];
     for (const e of events) {
-      const { start_offset: _, revision: _r, ...row } = eventRow(e);
+      const { start_offset: _, revision: _r, search_text: _s, ...row } = eventRow(e);
       await target.insertInto('evcal_events').values(row).execute();
       const links = linkRows(e).map(({ start_utc: __, ...link }) => link);
       if (links.length) await target.insertInto('evcal_event_links').values(links).execute();

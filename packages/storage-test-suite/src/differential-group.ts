@@ -9,8 +9,10 @@ import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './context';
 import { eventRecord, termRecord, utcWall, venueRecord } from './fixtures';
 
-// A small alphabet so that random texts and search words collide, with the SQL traps in it.
-const WORDS = ['jazz', 'Jazz', 'café', 'cafe', 'rock', '100%', '_', 'a_b', 'x\\y', 'ü', 'ROCK', 'night'];
+// A small alphabet so that random texts and search words collide, with the SQL traps in it:
+// LIKE and GLOB wildcards, backslashes, words shorter than a trigram, the separator of the SQL
+// adapter's search text (U+001F).
+const WORDS = ['jazz', 'Jazz', 'café', 'cafe', 'rock', '100%', '_', 'a_b', 'x\\y', 'ü', 'ROCK', 'night', 'a*b?', '[ab]', 'x\u001fy'];
 const word = fc.constantFrom(...WORDS);
 const text = fc.array(word, { maxLength: 3 }).map((w) => w.join(' '));
 const status = fc.constantFrom<PostStatus>('publish', 'publish', 'draft', 'private', 'trash', 'future');
