@@ -36,7 +36,10 @@ export type {
 } from './query/query-types';
 
 // The reference query semantics, for adapters (memory and file run them; SQL must agree).
-export { matchesEventQuery, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches } from './query/event-engine';
+export {
+  matchesEventQuery, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches, inRange,
+  EVENT_QUERY_FILTERS,
+} from './query/event-engine';
 export type { EventQueryContext } from './query/event-engine';
 export { matchesLinkedPostQuery, compareLinkedPosts, runLinkedPostQuery, indexEventsByLink, linkedPostSearchTexts } from './query/linked-post-engine';
 export type { LinkedPostKind, LinkedEventsOf } from './query/linked-post-engine';

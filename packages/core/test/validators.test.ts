@@ -150,3 +150,41 @@ describe('concurrent writes in one process', () => {
     expect([event.description, event.excerpt, event.cost]).toEqual([expect.stringMatching(/d\d+/), expect.stringMatching(/x\d+/), expect.stringMatching(/^\$\d+$/)]);
   });
 });
+
+describe('lists rendered from each event\'s cached text', () => {
+  const listed = async (c: Calendar, ctx = anon, input: Record<string, unknown> = {}) =>
+    ((await c.events.list({ per_page: 50, ...input }, ctx)).body.events as Record<string, any>[])[0]!;
+
+  it('show what changed since: the event, its venue, its organizer, its terms and their counts', async () => {
+    const s = await seeded();
+    expect((await listed(s.calendar)).venue.city).toBeUndefined();
+    await s.calendar.venues.patch({ id: s.venue, city: 'Rome' }, as(admin));
+    expect((await listed(s.calendar)).venue.city).toBe('Rome');
+    await s.calendar.organizers.patch({ id: s.organizer, phone: '123' }, as(admin));
+    expect((await listed(s.calendar)).organizer[0].phone).toBe('123');
+    await s.calendar.events.create(eventInput({ title: 'Later', start_date: '2026-12-02 20:00:00', end_date: '2026-12-02 23:00:00', categories: ['Music'] }), as(admin));
+    expect((await listed(s.calendar)).categories[0].count).toBe(2);
+    await s.calendar.categories.update({ id: await firstCategory(s.calendar), name: 'Jazz' }, as(admin));
+    expect((await listed(s.calendar)).categories[0].name).toBe('Jazz');
+    await s.calendar.events.patch({ id: s.id, title: 'Renamed' }, as(admin));
+    expect((await listed(s.calendar)).title).toBe('Renamed');
+  });
+
+  it('show each caller what it may see: a protected event redacted, unlocked by its password; a draft venue to editors only', async () => {
+    const calendar = makeCalendar();
+    // Passwords are set by datasets (no route sets one).
+    await calendar.importDataset({
+      venues: [{ id: 10, venue: 'Back Room', status: 'draft' }],
+      events: [{ id: 20, title: 'Private Party', description: 'Secret', start_date: '2026-12-01 20:00:00', end_date: '2026-12-01 23:00:00', status: 'publish', password: 'pw', venue: [10] }],
+    });
+    const anonymous = await listed(calendar);
+    expect([anonymous.description, anonymous.venue]).toEqual(['', []]);
+    const unlocked = await listed(calendar, anon, { password: 'pw' });
+    expect([unlocked.description, unlocked.venue]).toEqual([expect.stringMatching(/Secret/), []]);
+    expect((await listed(calendar, as(admin))).description).toBe('');
+    const editing = await listed(calendar, as(admin), { context: 'edit' });
+    expect([editing.description, editing.venue.id]).toEqual([expect.stringMatching(/Secret/), 10]);
+    // And again, as the first caller: nothing of the others' views leaked into its answer.
+    expect(await listed(calendar)).toEqual(anonymous);
+  });
+});

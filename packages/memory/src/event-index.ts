@@ -9,20 +9,18 @@
 // Every answer equals the core reference engine's (`runEventQuery`): candidates are a superset
 // of the matches, each candidate is tested with core's `matchesEventQuery` and ordered with
 // core's `compareEvents`. The one place that decides matches without calling core is the
-// column scan of the most common query shape (statuses, hidden, featured and a date window),
-// whose conditions are exactly core's; a query with any other filter takes the general path.
+// column scan of the most common query shape (column-scan.ts); a query with any other filter
+// takes the general path, so a new filter in core needs nothing here.
 // Records that do not fit the columns (non-numeric instants, an end before the start, an
 // unknown status…) are kept aside, are candidates of every query, and turn the column scan off.
 import {
-  compareEvents, matchesEventQuery, paginate, POST_STATUSES, runEventQuery, searchableTexts,
+  compareEvents, matchesEventQuery, runEventQuery, searchableTexts,
   type EventQuery, type EventQueryContext, type EventRecord, type InstantRange, type Page,
 } from '@evcal/core';
+import { ColumnFilter, columnQuery, necessaryConditions, type ColumnQuery } from './column-scan';
+import { byLocal, byStart, LINK_FIELDS, Ordered, regular, type LinkField } from './ordered-events';
+import { pageOf, plainPaging } from './paging';
 
-const STATUS_BIT = new Map<string, number>(POST_STATUSES.map((s, i) => [s, 1 << i]));
-const HIDDEN = 1;
-const FEATURED = 2;
-const LINK_FIELDS = ['categoryIds', 'tagIds', 'venueIds', 'organizerIds'] as const;
-type LinkField = (typeof LINK_FIELDS)[number];
 export const tuning = {
   /** Changes committed at once above this count rebuild the index instead of updating it. */
   bulkChanges: 512,
@@ -31,250 +29,8 @@ export const tuning = {
   /** How many totals of distinct filters are kept between changes. */
   cachedTotals: 64,
 };
-/** Separates the folded texts of an event in its cached search text; a word containing it is checked text by text. */
-const SEPARATOR = '\u0000';
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/**
- * The same text, stored one byte per character when it is ASCII. Folding goes through NFKD,
- * which leaves V8 strings two bytes per character even once the marks are gone.
- */
-function narrow(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u007f]/.test(text) ? text : decoder.decode(encoder.encode(text));
-}
-
-/** Local start, then id: core's order for `[startLocal asc, id asc]`. */
-const byLocal = (a: EventRecord, b: EventRecord): number =>
-  (a.startLocal < b.startLocal ? -1 : a.startLocal > b.startLocal ? 1 : a.id - b.id);
-/** UTC start, then id. */
-const byStart = (a: EventRecord, b: EventRecord): number => a.startUtc - b.startUtc || a.id - b.id;
-
-/** Whether refs[i] occurs earlier in refs, compared as `includes` and Map keys compare (SameValueZero). */
-function seenBefore(refs: readonly unknown[], i: number): boolean {
-  const ref = refs[i];
-  for (let j = 0; j < i; j++) if (refs[j] === ref || (refs[j] !== refs[j] && ref !== ref)) return true;
-  return false;
-}
-
-/** Whether an event fits the columns: what the column scan reads has the types core compares. */
-function regular(e: EventRecord): boolean {
-  return typeof e.id === 'number' && Number.isFinite(e.id)
-    && typeof e.startUtc === 'number' && typeof e.endUtc === 'number'
-    && !Number.isNaN(e.startUtc) && !Number.isNaN(e.endUtc) && e.endUtc >= e.startUtc
-    && typeof e.startLocal === 'string' && STATUS_BIT.has(e.status) && typeof e.featured === 'boolean'
-    && LINK_FIELDS.every((f) => Array.isArray(e[f]));
-}
-
-/** Events in one total order, with columns of UTC start and end, status bit and flags. */
-class Ordered {
-  recs: EventRecord[] = [];
-  /** The cached folded search text of the event at each position (filled by searches). */
-  texts: (string | undefined)[] = [];
-  start = new Float64Array(0);
-  end = new Float64Array(0);
-  status = new Uint8Array(0);
-  flags = new Uint8Array(0);
-
-  constructor(readonly cmp: (a: EventRecord, b: EventRecord) => number) {}
-
-  get size(): number {
-    return this.recs.length;
-  }
-
-  rebuild(events: EventRecord[]): void {
-    this.recs = events.sort(this.cmp);
-    this.texts = [];
-    this.allocate(Math.max(16, events.length + (events.length >> 3)));
-    for (let i = 0; i < events.length; i++) this.write(i, events[i]!);
-  }
-
-  insert(e: EventRecord): void {
-    const i = this.lowerBound(e);
-    const n = this.recs.length;
-    if (n === this.start.length) this.allocate(Math.max(16, n + (n >> 1)));
-    this.start.copyWithin(i + 1, i, n);
-    this.end.copyWithin(i + 1, i, n);
-    this.status.copyWithin(i + 1, i, n);
-    this.flags.copyWithin(i + 1, i, n);
-    this.recs.splice(i, 0, e);
-    if (this.texts.length > i) this.texts.splice(i, 0, undefined);
-    this.write(i, e);
-  }
-
-  remove(e: EventRecord): void {
-    const i = this.lowerBound(e);
-    if (this.recs[i]?.id !== e.id) throw new Error(`evcal/memory: event ${e.id} missing from the index`);
-    const n = this.recs.length;
-    this.start.copyWithin(i, i + 1, n);
-    this.end.copyWithin(i, i + 1, n);
-    this.status.copyWithin(i, i + 1, n);
-    this.flags.copyWithin(i, i + 1, n);
-    this.recs.splice(i, 1);
-    if (this.texts.length > i) this.texts.splice(i, 1);
-  }
-
-  /** The position of `e`, or -1. */
-  indexOf(e: EventRecord): number {
-    const i = this.lowerBound(e);
-    return this.recs[i] === e ? i : -1;
-  }
-
-  /** The first position whose event does not sort before `e`. */
-  private lowerBound(e: EventRecord): number {
-    let lo = 0;
-    let hi = this.recs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.cmp(this.recs[mid]!, e) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** The first position whose UTC start is > (strict) or >= `value` (only for the UTC start order). */
-  startBound(value: number, strict: boolean): number {
-    let lo = 0;
-    let hi = this.recs.length;
-    const start = this.start;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (strict ? start[mid]! <= value : start[mid]! < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  private write(i: number, e: EventRecord): void {
-    this.start[i] = e.startUtc;
-    this.end[i] = e.endUtc;
-    this.status[i] = STATUS_BIT.get(e.status)!;
-    this.flags[i] = (e.hideFromListings ? HIDDEN : 0) | (e.featured ? FEATURED : 0);
-  }
-
-  private allocate(capacity: number): void {
-    const n = this.recs.length;
-    const grow = <T extends Float64Array | Uint8Array>(old: T, make: (c: number) => T): T => {
-      const next = make(capacity);
-      next.set(old.subarray(0, Math.min(n, old.length)));
-      return next;
-    };
-    this.start = grow(this.start, (c) => new Float64Array(c));
-    this.end = grow(this.end, (c) => new Float64Array(c));
-    this.status = grow(this.status, (c) => new Uint8Array(c));
-    this.flags = grow(this.flags, (c) => new Uint8Array(c));
-  }
-}
-
-/** The column-scan form of a query, when it has one. */
-interface ColumnQuery {
-  readonly statusMask: number;
-  readonly excludeHidden: boolean;
-  readonly featured: boolean | undefined;
-  readonly start: InstantRange | undefined;
-  readonly end: InstantRange | undefined;
-}
-
-const COLUMN_KEYS = new Set(['statuses', 'excludeHidden', 'featured', 'start', 'end', 'sort', 'limit', 'offset']);
-/** The query keys of core's EventQuery whose meaning the prefilter relies on (see necessaryConditions). */
-const KNOWN_KEYS = new Set([...COLUMN_KEYS, 'ownedBy', 'ids', 'search', 'categoryIds', 'tagIds', 'venueIds', 'organizerIds', 'parentId', 'ticketed', 'geo']);
-
-function isNumericRange(r: unknown): r is InstantRange {
-  if (r === undefined) return true;
-  if (r === null || typeof r !== 'object') return false;
-  const { gt, gte, lt, lte } = r as InstantRange;
-  return [gt, gte, lt, lte].every((b) => b === undefined || typeof b === 'number');
-}
-
-/** The status bits of a list of statuses (unknown ones match nothing). */
-function statusMaskOf(statuses: readonly string[]): number {
-  let mask = 0;
-  for (const s of statuses) mask |= STATUS_BIT.get(s) ?? 0;
-  return mask;
-}
-
-function columnQuery(q: EventQuery): ColumnQuery | undefined {
-  for (const [key, value] of Object.entries(q)) if (value !== undefined && !COLUMN_KEYS.has(key)) return undefined;
-  if (!Array.isArray(q.statuses)) return undefined;
-  if (q.featured !== undefined && typeof q.featured !== 'boolean') return undefined;
-  if (!isNumericRange(q.start) || !isNumericRange(q.end)) return undefined;
-  return { statusMask: statusMaskOf(q.statuses), excludeHidden: Boolean(q.excludeHidden), featured: q.featured, start: q.start, end: q.end };
-}
-
-/**
- * Conditions every match of `q` meets, in column form: its statuses (unless its owner's posts
- * may match with other statuses), hidden, featured and date bounds. A prefilter only.
- */
-function necessaryConditions(q: EventQuery): ColumnQuery {
-  // A key this code does not know might widen what matches: no prefilter then.
-  for (const [key, value] of Object.entries(q)) {
-    if (value !== undefined && !KNOWN_KEYS.has(key)) return { statusMask: 0xff, excludeHidden: false, featured: undefined, start: undefined, end: undefined };
-  }
-  const statusMask = Array.isArray(q.statuses) && (q as { ownedBy?: unknown }).ownedBy === undefined ? statusMaskOf(q.statuses) : 0xff;
-  const range = (r: unknown) => (r !== null && typeof r === 'object' && isNumericRange(r) ? r : undefined);
-  return {
-    statusMask,
-    excludeHidden: Boolean(q.excludeHidden),
-    featured: typeof q.featured === 'boolean' ? q.featured : undefined,
-    start: range(q.start),
-    end: range(q.end),
-  };
-}
-
-/** The paging of a query, when it is plain (non-negative integers). */
-function plainPaging(q: EventQuery): { offset: number; limit: number | undefined } | undefined {
-  const offset = q.offset ?? 0;
-  const limit = q.limit;
-  if (!Number.isInteger(offset) || offset < 0) return undefined;
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) return undefined;
-  return { offset, limit };
-}
-
-/** The `k` first items of `items` in `cmp` order, sorted (a bounded max-heap). */
-function firstK<T>(items: readonly T[], k: number, cmp: (a: T, b: T) => number): T[] {
-  if (k <= 0) return [];
-  const heap: T[] = [];
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let top = i;
-      if (l < heap.length && cmp(heap[l]!, heap[top]!) > 0) top = l;
-      if (r < heap.length && cmp(heap[r]!, heap[top]!) > 0) top = r;
-      if (top === i) return;
-      [heap[i], heap[top]] = [heap[top]!, heap[i]!];
-      i = top;
-    }
-  };
-  for (const item of items) {
-    if (heap.length < k) {
-      heap.push(item);
-      for (let i = heap.length - 1; i > 0;) {
-        const p = (i - 1) >> 1;
-        if (cmp(heap[i]!, heap[p]!) <= 0) break;
-        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
-        i = p;
-      }
-    } else if (cmp(item, heap[0]!) < 0) {
-      heap[0] = item;
-      down(0);
-    }
-  }
-  return heap.sort(cmp);
-}
-
-/** One page of `matching` in `cmp` order (a total order), as core's sort-then-paginate gives it. */
-function pageOf(matching: EventRecord[], q: EventQuery, cmp: (a: EventRecord, b: EventRecord) => number): EventRecord[] {
-  const paging = plainPaging(q);
-  if (paging && paging.limit !== undefined && (paging.offset + paging.limit) * 4 < matching.length) {
-    return firstK(matching, paging.offset + paging.limit, cmp).slice(paging.offset);
-  }
-  matching.sort(cmp);
-  return paginate(matching, q);
-}
-
+/** The indexes of one storage's committed events; `list` answers as core's runEventQuery does. */
 export class EventIndex {
   private stale = true;
   private readonly local = new Ordered(byLocal);
@@ -544,48 +300,26 @@ export class EventIndex {
   }
 }
 
+// ---- helpers ----
+
+/** Separates the folded texts of an event in its cached search text; a word containing it is checked text by text. */
+const SEPARATOR = '\u0000';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
- * core's matchesEventQuery for a query of the column shape, read from the columns. Bounds are
- * copied into fields of one class, so the scan loops stay monomorphic whatever shape the
- * query objects have.
+ * The same text, stored one byte per character when it is ASCII. Folding goes through NFKD,
+ * which leaves V8 strings two bytes per character even once the marks are gone.
  */
-class ColumnFilter {
-  private readonly statusMask: number;
-  private readonly hiddenMask: number;
-  /** -1: any; else the FEATURED bit wanted. */
-  private readonly featuredWant: number;
-  private readonly sGt: number; private readonly sGte: number; private readonly sLt: number; private readonly sLte: number;
-  private readonly eGt: number; private readonly eGte: number; private readonly eLt: number; private readonly eLte: number;
-  /** Which of the eight bounds are present, one bit each (sGt, sGte, sLt, sLte, eGt, eGte, eLt, eLte). */
-  private readonly bounds: number;
-  /** Equal for two filters exactly when they match the same events. */
-  readonly key: string;
+function narrow(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[^\u0000-\u007f]/.test(text) ? text : decoder.decode(encoder.encode(text));
+}
 
-  constructor(c: ColumnQuery) {
-    this.statusMask = c.statusMask;
-    this.hiddenMask = c.excludeHidden ? HIDDEN : 0;
-    this.featuredWant = c.featured === undefined ? -1 : c.featured ? FEATURED : 0;
-    const s = c.start ?? {};
-    const e = c.end ?? {};
-    const values = [s.gt, s.gte, s.lt, s.lte, e.gt, e.gte, e.lt, e.lte];
-    let bounds = 0;
-    values.forEach((v, i) => {
-      if (v !== undefined) bounds |= 1 << i;
-    });
-    this.bounds = bounds;
-    [this.sGt, this.sGte, this.sLt, this.sLte, this.eGt, this.eGte, this.eLt, this.eLte] = values.map((v) => v ?? 0) as [
-      number, number, number, number, number, number, number, number];
-    this.key = `${this.statusMask} ${this.hiddenMask} ${this.featuredWant} ${bounds} ${values.join(' ')}`;
-  }
-
-  matches(o: Ordered, i: number): boolean {
-    if ((o.status[i]! & this.statusMask) === 0 || (o.flags[i]! & this.hiddenMask) !== 0) return false;
-    if (this.featuredWant >= 0 && (o.flags[i]! & FEATURED) !== this.featuredWant) return false;
-    const b = this.bounds;
-    if (b === 0) return true;
-    const a = o.start[i]!;
-    const z = o.end[i]!;
-    return !((b & 1 && !(a > this.sGt)) || (b & 2 && !(a >= this.sGte)) || (b & 4 && !(a < this.sLt)) || (b & 8 && !(a <= this.sLte))
-      || (b & 16 && !(z > this.eGt)) || (b & 32 && !(z >= this.eGte)) || (b & 64 && !(z < this.eLt)) || (b & 128 && !(z <= this.eLte)));
-  }
+/** Whether refs[i] occurs earlier in refs, compared as `includes` and Map keys compare (SameValueZero). */
+function seenBefore(refs: readonly unknown[], i: number): boolean {
+  const ref = refs[i];
+  for (let j = 0; j < i; j++) if (refs[j] === ref || (refs[j] !== refs[j] && ref !== ref)) return true;
+  return false;
 }

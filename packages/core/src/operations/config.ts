@@ -5,6 +5,7 @@ import { MAX_ID, type EventRecord, type ImageRecord } from '../model/records';
 import type { Storage } from '../storage/storage';
 import { resolveZone, type Zone } from '../time/zone';
 import { isAllowedUrl } from '../input/wire-schemas';
+import { createRenderCache, type RenderCache } from './render-cache';
 
 /** Resolves the `image` a client sends (an attachment id or a URL) to an image. */
 export interface ImageProvider {
@@ -66,6 +67,12 @@ export interface CalendarOptions {
   readonly siteUrl?: string;
   /** Currency shown with costs that store none. @default { symbol: '$', position: 'prefix', code: 'USD' } */
   readonly currency?: Partial<CurrencyDefaults>;
+  /**
+   * How many rendered events (their JSON text, per state and view) lists keep for reuse; a
+   * change to an event or to what it embeds makes a new one. 0 renders every time.
+   * @default 5000
+   */
+  readonly renderCache?: number;
 }
 
 export interface CalendarConfig {
@@ -83,6 +90,7 @@ export interface CalendarConfig {
   readonly geoRadiusKm: number;
   readonly siteUrl: string;
   readonly currency: CurrencyDefaults;
+  readonly renderCache: RenderCache;
 }
 
 /** Accepts absolute http(s) URLs as given; refuses ids (there is no media library). */
@@ -118,5 +126,6 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     geoRadiusKm: options.geoRadiusKm ?? 50,
     siteUrl: (options.siteUrl ?? 'http://localhost').replace(/\/+$/, ''),
     currency: { ...DEFAULT_CURRENCY, ...options.currency },
+    renderCache: createRenderCache(options.renderCache ?? 5000),
   };
 }

@@ -8,8 +8,8 @@ import type { EventQuery, EventSortKey } from '../query/query-types';
 import type { Call } from './call';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
-import { renderEvent, renderEvents } from './event-render';
-import { beginList, listLinks, listResult, listViewKey, pageOffset, postListBody, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { renderEvent, renderEventsJson } from './event-render';
+import { beginList, listLinks, listResult, listViewKey, pageOffset, postListJson, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
 import { visibility } from './status-filter';
 import { termFilterIds } from './term-refs';
@@ -48,8 +48,8 @@ async function listEvents(
     ['venue', values.venue?.join(',')], ['organizer', values.organizer?.join(',')],
     ['featured', values.featured === undefined ? undefined : values.featured ? 1 : 0],
   ], page, page < pages, page > 1 && page - 1 <= pages);
-  const events = await renderEvents(call, result.items, { password: values.password, context: values.context });
-  return listResult(postListBody('events', events, links, result.total, pages), links, result.total, pages, validator);
+  const events = await renderEventsJson(call, result.items, { password: values.password, context: values.context });
+  return listResult({ json: postListJson('events', events, links, result.total, pages) }, links, result.total, pages, validator);
 }
 
 /** `GET /events/{id}`. */

@@ -41,10 +41,36 @@ export async function renderEvents(call: Call, events: readonly EventRecord[], o
   return events.map((event) => renderWith(call, event, related, options));
 }
 
+/**
+ * A page of events as JSON texts, each rendered once per state and view (render-cache.ts):
+ * the key is the event's validator, the addresses, and what this caller may see of it and of
+ * what it embeds, which is everything its bytes depend on besides the calendar's settings.
+ */
+export async function renderEventsJson(call: Call, events: readonly EventRecord[], options: RenderOptions = {}): Promise<string[]> {
+  const related = await loadRelated(call, events);
+  const view = `${options.single ? 's' : 'l'}${options.jsonLd ? 'j' : ''} ${call.links.siteUrl} ${call.links.apiRoot}`;
+  return events.map((event) => call.config.renderCache.json(
+    `${view} ${eventValidator(event, related)} ${seenBy(call, event, related, options)}`,
+    () => renderWith(call, event, related, options),
+  ));
+}
+
 /** Renders one event (single reads, and the answers of writes), with its validator. */
 export async function renderEvent(call: Call, event: EventRecord, options: RenderOptions = {}): Promise<Validated<EventJson>> {
   const related = await loadRelated(call, [event]);
   return withValidator(renderWith(call, event, related, options), eventValidator(event, related));
+}
+
+/** What this caller sees of an event and its venues and organizers: shown in full, redacted, or left out. */
+function seenBy(call: Call, event: EventRecord, related: Related, options: RenderOptions): string {
+  let facts = event.password === '' || isUnlocked(call, 'event', event, options) ? 'u' : 'r';
+  for (const [kind, ids, posts] of [['venue', event.venueIds, related.venues], ['organizer', event.organizerIds, related.organizers]] as const) {
+    for (const id of ids) {
+      const post = posts.get(id);
+      facts += !post || !call.permissions.canRead(kind, post) ? '-' : post.password === '' || isUnlocked(call, kind, post, options) ? 'u' : 'r';
+    }
+  }
+  return facts;
 }
 
 function renderWith(call: Call, event: EventRecord, related: Related, options: RenderOptions): EventJson {

@@ -126,7 +126,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       const body = render(call, post);
       return isUnlocked(call, kind, post, values as Unlock) ? body : redactProtected(body);
     });
-    return listResult(postListBody(`${kind}s`, items, links, result.total, pages), links, result.total, pages, validator);
+    return listResult({ body: postListBody(`${kind}s`, items, links, result.total, pages) }, links, result.total, pages, validator);
   };
 
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan> => {

@@ -43,6 +43,8 @@ export function totalPages(total: number, perPage: number): number {
 export interface ListResult {
   /** The envelope, keys in the reference's order. */
   readonly body: Record<string, unknown>;
+  /** The envelope as JSON text (for events, joined from each event's text, serialised once per state). */
+  readonly json: string;
   readonly total: number;
   readonly totalPages: number;
   readonly next?: string;
@@ -68,18 +70,36 @@ export function listViewKey(call: { principal?: { id: number; role?: string } | 
 }
 
 /**
- * A list's result: `body` is the envelope (each list has its own key order), and the totals,
- * page links and validator for headers.
+ * A list's result: the envelope (each list has its own key order) as an object or as JSON text
+ * (the other form is made when asked for), and the totals, page links and validator for headers.
  */
-export function listResult(body: Record<string, unknown>, links: ListLinks, total: number, pages: number, validator: string): ListResult {
+export function listResult(
+  envelope: { readonly body: Record<string, unknown> } | { readonly json: string },
+  links: ListLinks, total: number, pages: number, validator: string,
+): ListResult {
+  let body = 'body' in envelope ? envelope.body : undefined;
+  let json = 'json' in envelope ? envelope.json : undefined;
   return {
-    body,
+    get body() {
+      return (body ??= JSON.parse(json!) as Record<string, unknown>);
+    },
+    get json() {
+      return (json ??= JSON.stringify(body));
+    },
     total,
     totalPages: pages,
     ...(links.next ? { next: links.next } : {}),
     ...(links.previous ? { previous: links.previous } : {}),
     validator,
   };
+}
+
+/** postListBody as JSON text, from the JSON texts of the items. */
+export function postListJson(key: string, items: readonly string[], links: ListLinks, total: number, pages: number): string {
+  const rest = JSON.stringify(postListBody(key, [], links, total, pages));
+  // `{"<key>":[],` … : the items go between the brackets.
+  const open = JSON.stringify(key).length + 3;
+  return `${rest.slice(0, open)}${items.join(',')}${rest.slice(open)}`;
 }
 
 /** The envelope of the event, venue and organizer lists: the items first (`events`, `venues`…). */

@@ -96,14 +96,14 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
           ['event', eventId], ['slug', values.slug],
         ], page, page < pages, page > 1);
         // The term lists' own key order (behaviour.md §2.3).
-        return listResult({
+        return listResult({ body: {
           rest_url: links.restUrl,
           total: result.total,
           total_pages: pages,
           [taxonomy === 'category' ? 'categories' : 'tags']: result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count)),
           ...(links.next ? { next_rest_url: links.next } : {}),
           ...(links.previous ? { previous_rest_url: links.previous } : {}),
-        }, links, result.total, pages, listed);
+        } }, links, result.total, pages, listed);
       },
     };
   };

@@ -11,6 +11,20 @@ export interface EventQueryContext {
   venue(id: number): VenueRecord | undefined;
 }
 
+/**
+ * The keys of an EventQuery that select events, all of them tested by matchesEventQuery. Each
+ * narrows what matches, except `ownedBy`, which widens `statuses` (the caller's own posts). An
+ * index over events can take the keys it knows how to answer and leave the rest to
+ * matchesEventQuery; a key added to EventQuery must be added here (checked below).
+ */
+export const EVENT_QUERY_FILTERS = [
+  'statuses', 'ownedBy', 'excludeHidden', 'ids', 'start', 'end', 'search', 'categoryIds', 'tagIds', 'venueIds', 'organizerIds',
+  'featured', 'parentId', 'ticketed', 'geo',
+] as const satisfies readonly (keyof EventQuery)[];
+// Every key of EventQuery is a filter, or paging and sort.
+const everyKeyListed: Exclude<keyof EventQuery, (typeof EVENT_QUERY_FILTERS)[number] | 'sort' | 'limit' | 'offset'> extends never ? true : never = true;
+void everyKeyListed;
+
 /** Whether an event satisfies every filter of the query (paging and sort aside). */
 export function matchesEventQuery(event: EventRecord, query: EventQuery, ctx: EventQueryContext): boolean {
   if (!statusMatches(event, query)) return false;
@@ -91,7 +105,8 @@ export function statusMatches(post: PostRecord, q: { readonly statuses: readonly
 
 // ---- helpers ----
 
-function inRange(value: number, r: InstantRange): boolean {
+/** Whether an instant satisfies every bound of a range (core's date-window test). */
+export function inRange(value: number, r: InstantRange): boolean {
   return (r.gt === undefined || value > r.gt) && (r.gte === undefined || value >= r.gte)
     && (r.lt === undefined || value < r.lt) && (r.lte === undefined || value <= r.lte);
 }

@@ -1,0 +1,109 @@
+// The column scan: the most common query shape (statuses, hidden, featured and a date window)
+// answered from the typed columns of an order of events, without calling core per event. Its
+// conditions are exactly core's matchesEventQuery for that shape (the storage suite's
+// differential test compares every answer); any other filter takes the general path.
+import { EVENT_QUERY_FILTERS, type EventQuery, type InstantRange } from '@evcal/core';
+import { FEATURED, HIDDEN, STATUS_BIT, type Ordered } from './ordered-events';
+
+/** The column-scan form of a query, when it has one. */
+export interface ColumnQuery {
+  readonly statusMask: number;
+  readonly excludeHidden: boolean;
+  readonly featured: boolean | undefined;
+  readonly start: InstantRange | undefined;
+  readonly end: InstantRange | undefined;
+}
+
+/** The filters the columns answer, and paging and sort. */
+const COLUMN_KEYS = new Set(['statuses', 'excludeHidden', 'featured', 'start', 'end', 'sort', 'limit', 'offset']);
+/** Every key of core's EventQuery (see necessaryConditions). */
+const KNOWN_KEYS = new Set<string>([...EVENT_QUERY_FILTERS, 'sort', 'limit', 'offset']);
+
+function isNumericRange(r: unknown): r is InstantRange {
+  if (r === undefined) return true;
+  if (r === null || typeof r !== 'object') return false;
+  const { gt, gte, lt, lte } = r as InstantRange;
+  return [gt, gte, lt, lte].every((b) => b === undefined || typeof b === 'number');
+}
+
+/** The status bits of a list of statuses (unknown ones match nothing). */
+export function statusMaskOf(statuses: readonly string[]): number {
+  let mask = 0;
+  for (const s of statuses) mask |= STATUS_BIT.get(s) ?? 0;
+  return mask;
+}
+
+export function columnQuery(q: EventQuery): ColumnQuery | undefined {
+  for (const [key, value] of Object.entries(q)) if (value !== undefined && !COLUMN_KEYS.has(key)) return undefined;
+  if (!Array.isArray(q.statuses)) return undefined;
+  if (q.featured !== undefined && typeof q.featured !== 'boolean') return undefined;
+  if (!isNumericRange(q.start) || !isNumericRange(q.end)) return undefined;
+  return { statusMask: statusMaskOf(q.statuses), excludeHidden: Boolean(q.excludeHidden), featured: q.featured, start: q.start, end: q.end };
+}
+
+/**
+ * Conditions every match of `q` meets, in column form: its statuses (unless its owner's posts
+ * may match with other statuses: `ownedBy` is the one filter that widens), hidden, featured
+ * and date bounds. A prefilter only: core's matchesEventQuery decides.
+ */
+export function necessaryConditions(q: EventQuery): ColumnQuery {
+  // A key this code does not know might widen what matches: no prefilter then.
+  for (const [key, value] of Object.entries(q)) {
+    if (value !== undefined && !KNOWN_KEYS.has(key)) return { statusMask: 0xff, excludeHidden: false, featured: undefined, start: undefined, end: undefined };
+  }
+  const statusMask = Array.isArray(q.statuses) && (q as { ownedBy?: unknown }).ownedBy === undefined ? statusMaskOf(q.statuses) : 0xff;
+  const range = (r: unknown) => (r !== null && typeof r === 'object' && isNumericRange(r) ? r : undefined);
+  return {
+    statusMask,
+    excludeHidden: Boolean(q.excludeHidden),
+    featured: typeof q.featured === 'boolean' ? q.featured : undefined,
+    start: range(q.start),
+    end: range(q.end),
+  };
+}
+
+/**
+ * core's matchesEventQuery for a query of the column shape, read from the columns. Bounds are
+ * copied into fields of one class, so the scan loops stay monomorphic whatever shape the
+ * query objects have.
+ */
+export class ColumnFilter {
+  private readonly statusMask: number;
+  private readonly hiddenMask: number;
+  /** -1: any; else the FEATURED bit wanted. */
+  private readonly featuredWant: number;
+  private readonly sGt: number; private readonly sGte: number; private readonly sLt: number; private readonly sLte: number;
+  private readonly eGt: number; private readonly eGte: number; private readonly eLt: number; private readonly eLte: number;
+  /** Which of the eight bounds are present, one bit each (sGt, sGte, sLt, sLte, eGt, eGte, eLt, eLte). */
+  private readonly bounds: number;
+  /** Equal for two filters exactly when they match the same events. */
+  readonly key: string;
+
+  constructor(c: ColumnQuery) {
+    this.statusMask = c.statusMask;
+    this.hiddenMask = c.excludeHidden ? HIDDEN : 0;
+    this.featuredWant = c.featured === undefined ? -1 : c.featured ? FEATURED : 0;
+    const s = c.start ?? {};
+    const e = c.end ?? {};
+    const values = [s.gt, s.gte, s.lt, s.lte, e.gt, e.gte, e.lt, e.lte];
+    let bounds = 0;
+    values.forEach((v, i) => {
+      if (v !== undefined) bounds |= 1 << i;
+    });
+    this.bounds = bounds;
+    [this.sGt, this.sGte, this.sLt, this.sLte, this.eGt, this.eGte, this.eLt, this.eLte] = values.map((v) => v ?? 0) as [
+      number, number, number, number, number, number, number, number];
+    this.key = `${this.statusMask} ${this.hiddenMask} ${this.featuredWant} ${bounds} ${values.join(' ')}`;
+  }
+
+  matches(o: Ordered, i: number): boolean {
+    if ((o.status[i]! & this.statusMask) === 0 || (o.flags[i]! & this.hiddenMask) !== 0) return false;
+    if (this.featuredWant >= 0 && (o.flags[i]! & FEATURED) !== this.featuredWant) return false;
+    const b = this.bounds;
+    if (b === 0) return true;
+    const a = o.start[i]!;
+    const z = o.end[i]!;
+    return !((b & 1 && !(a > this.sGt)) || (b & 2 && !(a >= this.sGte)) || (b & 4 && !(a < this.sLt)) || (b & 8 && !(a <= this.sLte))
+      || (b & 16 && !(z > this.eGt)) || (b & 32 && !(z >= this.eGte)) || (b & 64 && !(z < this.eLt)) || (b & 128 && !(z <= this.eLte)));
+  }
+}
