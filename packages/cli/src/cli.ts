@@ -37,6 +37,11 @@ Options of serve:
   --rate-limit <n>           requests per minute per client (user, else address); over it: 429
   --languages <list>         serve these languages (of ${LANGUAGES.join(', ')}), e.g. en,de,fr,es:
                              the first at /cal/events/v1, each at /<language>/cal/events/v1
+  --base-path <path>         mount the API under this path (default: none). With
+                             --base-path /wp-json --namespace tribe/events/v1 the API is where The
+                             Events Calendar serves it, so its clients only change the host; the
+                             plain-permalink form /?rest_route=/<namespace>/... is served too
+  --namespace <name>         the namespace of the routes (default cal/events/v1)
   --demo                     load a small demo calendar into an empty storage, and print an
                              administrator token
   -h, --help                 this help
@@ -45,6 +50,7 @@ Examples:
   evcal serve --demo
   evcal serve --port 0 --timezone Europe/Rome --user 1:administrator:s3cret --seed calendar.json
   evcal serve --storage 'postgres://evcal:secret@db.internal/evcal?schema=calendar'
+  evcal serve --base-path /wp-json --namespace tribe/events/v1 --storage sqlite:./data/site.db
   evcal export --storage sqlite:./data/evcal.db --output calendar.json
   evcal import calendar.json --storage 'postgres://evcal:secret@db.internal/evcal'
   curl http://127.0.0.1:8080/cal/events/v1/events
@@ -102,6 +108,21 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/** `/wp-json`, `wp-json/` and `/wp-json/` all mean `/wp-json`; `/` means the root. */
+function basePathOf(value: string): string {
+  const path = `/${value.replace(/^\/+|\/+$/g, '')}`;
+  if (!/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(path)) throw new UsageError(`--base-path must be a URL path such as /wp-json, got "${value}"`);
+  return path === '/' ? '' : path;
+}
+
+function namespaceOf(value: string): string {
+  const namespace = value.replace(/^\/+|\/+$/g, '');
+  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(namespace)) {
+    throw new UsageError(`--namespace must be path segments such as tribe/events/v1, got "${value}"`);
+  }
+  return namespace;
+}
+
 async function runServe(args: readonly string[]): Promise<number> {
   const { values } = options(args, {
     host: { type: 'string' },
@@ -117,11 +138,15 @@ async function runServe(args: readonly string[]): Promise<number> {
     'cors-origin': { type: 'string', multiple: true },
     'rate-limit': { type: 'string' },
     languages: { type: 'string' },
+    'base-path': { type: 'string' },
+    namespace: { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
+  const basePath = values['base-path'] === undefined ? undefined : basePathOf(values['base-path'] as string);
+  const namespace = values.namespace === undefined ? undefined : namespaceOf(values.namespace as string);
   const now = values.now === undefined ? undefined : new Date(values.now as string);
   if (now && Number.isNaN(now.getTime())) throw new UsageError(`--now must be an ISO 8601 instant, got "${values.now}"`);
   let users: ServeUser[];
@@ -160,6 +185,8 @@ async function runServe(args: readonly string[]): Promise<number> {
     ...(rateLimit !== undefined ? { rateLimit } : {}),
     ...(corsOrigins.length ? { corsOrigins } : {}),
     ...(languages ? { languages } : {}),
+    ...(basePath !== undefined ? { basePath } : {}),
+    ...(namespace !== undefined ? { namespace } : {}),
     ...(values.demo ? { dataset: demoDataset(now) } : {}),
     users,
   });
