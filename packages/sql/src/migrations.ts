@@ -240,6 +240,21 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
       await db.schema.alterTable('evcal_event_links').dropColumn('start_utc').execute();
     },
   },
+  // `evcal migrate`: a post remembers the global ids of the sources it came from (its
+  // global_id_lineage after its own id), which is also how a migration run finds what an
+  // earlier run wrote. NULL for posts created here.
+  '0005_migrate': {
+    async up(db) {
+      for (const table of ['evcal_events', 'evcal_venues', 'evcal_organizers']) {
+        await db.schema.alterTable(table).addColumn('lineage', 'text').execute();
+      }
+    },
+    async down(db) {
+      for (const table of ['evcal_events', 'evcal_venues', 'evcal_organizers']) {
+        await db.schema.alterTable(table).dropColumn('lineage').execute();
+      }
+    },
+  },
 };
 
 /**

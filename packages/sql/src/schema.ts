@@ -22,6 +22,8 @@ interface PostColumns {
   modified_utc: string;
   /** JSON of the image record, or null. */
   image: string | null;
+  /** JSON array of the global ids the post was migrated or imported from, or null (migration 0005). */
+  lineage: string | null;
   search_title: string;
   search_description: string;
   search_excerpt: string;

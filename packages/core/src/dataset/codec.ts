@@ -119,6 +119,7 @@ function encodePost(p: PostRecord): Record<string, unknown> {
     date: p.date, date_utc: p.dateUtc, modified: p.modified, modified_utc: p.modifiedUtc,
     description: p.description, excerpt: p.excerpt,
     ...(p.image ? { image: { ...p.image } } : {}),
+    ...(p.lineage?.length ? { global_id_lineage: [...p.lineage] } : {}),
   };
 }
 
@@ -184,6 +185,7 @@ const postEntries = {
   description: str,
   excerpt: str,
   image: imageSchema,
+  global_id_lineage: v.optional(v.array(v.string()), []),
 };
 
 const eventSchema = v.object({
@@ -248,6 +250,7 @@ function postFields(r: v.InferOutput<typeof eventSchema> | v.InferOutput<typeof 
     id: r.id, authorId: r.author, status: r.status, slug: r.slug, password: r.password, description: r.description,
     excerpt: r.excerpt, date: r.date, dateUtc: r.date_utc, modified: r.modified, modifiedUtc: r.modified_utc,
     image: (r.image as ImageRecord | null) ?? null,
+    ...(r.global_id_lineage.length ? { lineage: r.global_id_lineage } : {}),
   };
 }
 

@@ -53,6 +53,11 @@ export interface PostRecord {
   readonly modified: string;
   readonly modifiedUtc: string;
   readonly image: ImageRecord | null;
+  /**
+   * The global ids of the sources the post was imported or migrated from (`global_id_lineage`
+   * after the post's own global id); absent or empty for a post created here.
+   */
+  readonly lineage?: readonly string[];
 }
 
 export interface EventRecord extends PostRecord {
