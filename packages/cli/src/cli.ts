@@ -26,7 +26,9 @@ Options of serve:
   --port <port>              port; 0 picks a free one (default 8080)
   --storage <url>            where the calendar is kept (see above)
   --timezone <zone>          the site time zone, an IANA name (default UTC)
-  --user <id>:<role>:<token> a user; requests with "Authorization: Bearer <token>" act as them.
+  --user <id>:<role>:<token> a user; requests with "Authorization: Bearer <token>" act as them,
+                             and so do HTTP Basic credentials with the token as the password (as
+                             WordPress application passwords are sent; the user name is not checked).
                              Repeatable. Roles: administrator, editor, author, contributor, subscriber
   --seed <file>              load a dataset (JSON) before listening
   --default-per-page <n>     items per page when a request gives none (default 10)

@@ -75,7 +75,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     const handlerOptions: FetchHandlerOptions = {
       basePath,
       namespace,
-      authenticate: bearerTokens(new Map(users.map((u) => [u.token, principalOf(u)]))),
+      authenticate: bearerTokens(new Map(users.map((u) => [u.token, principalOf(u)])), { basic: true }),
       ...(options.corsOrigins?.length
         ? { cors: { origins: options.corsOrigins.includes('*') ? '*' as const : options.corsOrigins } }
         : {}),

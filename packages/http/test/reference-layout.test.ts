@@ -135,3 +135,30 @@ describe('the plain-permalink form (?rest_route=)', () => {
     expect((await get(handler, `${ORIGIN}/?rest_route=/tribe/events/v1/events/11`)).status).toBe(404);
   });
 });
+
+describe('application-password style credentials (bearerTokens with basic: true)', () => {
+  const basic = (user: string, password: string) => `Basic ${btoa(`${user}:${password}`)}`;
+  const draftRead = async (handler: FetchHandler, authorization?: string) => handler(new Request(`${API}/events?status=draft`, {
+    headers: authorization ? { authorization } : {},
+  }));
+
+  it('accepts the token as the password of HTTP Basic credentials', async () => {
+    const handler = await setup({ authenticate: bearerTokens({ 'abcd efgh ijkl': { id: 1, role: 'administrator' } }, { basic: true }) });
+    const res = await draftRead(handler, basic('admin', 'abcd efgh ijkl'));
+    expect(res.status).toBe(200);
+    expect((await draftRead(handler, 'Bearer abcd')).status).toBe(401);
+  });
+
+  it('refuses a wrong password, malformed credentials, and Basic when not enabled', async () => {
+    const on = await setup({ authenticate: bearerTokens({ secret: { id: 1, role: 'administrator' } }, { basic: true }) });
+    for (const header of [basic('admin', 'wrong'), 'Basic !!!', `Basic ${btoa('no-colon')}`]) {
+      const res = await draftRead(on, header);
+      expect(res.status, header).toBe(401);
+      expect(((await res.json()) as { code: string }).code).toBe('rest_invalid_token');
+    }
+    const off = await setup({ authenticate: bearerTokens({ secret: { id: 1, role: 'administrator' } }) });
+    expect((await draftRead(off, basic('admin', 'secret'))).status).toBe(401);
+    // Anonymous callers may not ask for drafts at all.
+    expect((await draftRead(on)).status).toBe(400);
+  });
+});
