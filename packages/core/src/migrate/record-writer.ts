@@ -143,7 +143,8 @@ async function writePost(ctx: WriterContext, c: Call, tx: Storage, item: SourceI
   const gid = typeof wire.global_id === 'string' ? wire.global_id : undefined;
   const lineage = Array.isArray(wire.global_id_lineage) ? wire.global_id_lineage.filter((x): x is string => typeof x === 'string') : gid ? [gid] : [];
   const found = ctx.newIds ? (gid ? ctx.index.postByGlobalId(gid) : undefined) : ctx.index.post(sourceId);
-  const foreign = found && (found.kind !== kind ? `${found.kind === 'venue' ? 'a' : 'an'} ${found.kind}` : !ctx.newIds && !(gid && found.record.lineage?.includes(gid)) ? `a ${kind} that did not come from this source` : undefined);
+  const a = (k: PostKind) => `${k === 'venue' ? 'a' : 'an'} ${k}`;
+  const foreign = found && (found.kind !== kind ? a(found.kind) : !ctx.newIds && !(gid && found.record.lineage?.includes(gid)) ? `${a(kind)} that did not come from this source` : undefined);
   if (foreign) {
     return report(ctx, staged, item, { status: 'failed', reason: `id ${sourceId} is taken in the target by ${foreign}; migrate into an empty storage or use --new-ids` });
   }

@@ -211,9 +211,12 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** fetch reports "fetch failed"; what failed (ECONNREFUSED, ENOTFOUND, a TLS error) is its cause. */
 function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
+  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } })?.cause;
+  const code = cause?.code ?? cause?.errors?.find((e) => e.code)?.code;
+  if (code) return `${code}${cause?.message && !cause.message.includes(code) ? ` (${cause.message})` : ''}`;
+  if (cause?.message) return cause.message;
   return error instanceof Error ? error.message : String(error);
 }
 

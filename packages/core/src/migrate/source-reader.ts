@@ -82,7 +82,11 @@ export async function* listPages(client: SourceClient, kind: SourceKind): AsyncG
     const nextParams = next && items.length > 0 ? (terms ? { ...first, page: next.page ?? String(page + 1) } : next) : undefined;
     // Past the page after the last one the source announced, a next_rest_url is not believed.
     const capped = totalPages !== undefined && page > totalPages;
-    if (nextParams && !capped) pending = fetchPage(client, kind, client.url(`/${collection}`, nextParams), page + 1);
+    if (nextParams && !capped) {
+      pending = fetchPage(client, kind, client.url(`/${collection}`, nextParams), page + 1);
+      // Awaited on the next turn; a run stopped before then must not leave its failure unhandled.
+      pending.catch(() => undefined);
+    }
     yield { items, total };
   }
 }
