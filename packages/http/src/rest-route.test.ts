@@ -53,3 +53,9 @@ describe('sitePathOf', () => {
     expect(sitePathOf('not a url')).toBe('');
   });
 });
+
+describe('restRouteUrl with an escaped parameter name', () => {
+  it('reads rest%5Froute as PHP does', () => {
+    expect(restRouteUrl(new URL('https://s.example/?rest%5Froute=/tribe/events/v1/tags'), '', '/wp-json').pathname).toBe('/wp-json/tribe/events/v1/tags');
+  });
+});

@@ -10,6 +10,8 @@
  * `<basePath><route>` with the other query parameters kept; otherwise the URL itself.
  */
 export function restRouteUrl(url: URL, sitePath: string, basePath: string): URL {
+  // Most requests have no such parameter: their query is not parsed here (a name with escapes may hide it).
+  if (!/rest|%/i.test(url.search)) return url;
   const values = url.searchParams.getAll('rest_route');
   // As PHP reads a query string, the last of repeated parameters wins.
   const value = values[values.length - 1];
