@@ -1,4 +1,4 @@
-// The `evcal` command: serve, import, export.
+// The `evcal` command: serve, import, export, migrate.
 import { randomBytes } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LANGUAGES } from '@evcal/http';
@@ -6,6 +6,7 @@ import { demoDataset } from './demo-dataset';
 import { parseUser, serve, type ServeUser } from './serve';
 import { DEFAULT_STORAGE, redact } from './storage-url';
 import { describeSummary, exportStorage, importFile, writeExport } from './transfer';
+import { migrateCommand } from './migrate-command';
 
 const HELP = `evcal — an event calendar over HTTP, compatible with The Events Calendar REST API v1
 
@@ -13,6 +14,9 @@ Usage:
   evcal serve [options]                         serve the API
   evcal import <dataset.json> [--storage <url>] load a dataset into a storage
   evcal export [--storage <url>] [--output <file>]   write a storage's calendar as a dataset
+  evcal migrate --from <API root URL> [--storage <url>] [options]
+                                                move in from a live site running The Events
+                                                Calendar (or another evcal), over its REST API
 
 Storage URLs (--storage), default ${DEFAULT_STORAGE}:
   memory                          in this process only
@@ -26,7 +30,9 @@ Options of serve:
   --port <port>              port; 0 picks a free one (default 8080)
   --storage <url>            where the calendar is kept (see above)
   --timezone <zone>          the site time zone, an IANA name (default UTC)
-  --user <id>:<role>:<token> a user; requests with "Authorization: Bearer <token>" act as them.
+  --user <id>:<role>:<token> a user; requests with "Authorization: Bearer <token>" act as them,
+                             and so do HTTP Basic credentials with the token as the password (as
+                             WordPress application passwords are sent; the user name is not checked).
                              Repeatable. Roles: administrator, editor, author, contributor, subscriber
   --seed <file>              load a dataset (JSON) before listening
   --default-per-page <n>     items per page when a request gives none (default 10)
@@ -39,16 +45,46 @@ Options of serve:
                              client overwrites a change it has not read (optimistic concurrency)
   --languages <list>         serve these languages (of ${LANGUAGES.join(', ')}), e.g. en,de,fr,es:
                              the first at /cal/events/v1, each at /<language>/cal/events/v1
+  --base-path <path>         mount the API under this path (default: none). With
+                             --base-path /wp-json --namespace tribe/events/v1 the API is where The
+                             Events Calendar serves it, so its clients only change the host; the
+                             plain-permalink form /?rest_route=/<namespace>/... is served too
+  --namespace <name>         the namespace of the routes (default cal/events/v1)
   --demo                     load a small demo calendar into an empty storage, and print an
                              administrator token
   -h, --help                 this help
+
+Options of migrate (see docs/migrating.md):
+  --from <url>               the source's API root: https://site/wp-json/tribe/events/v1, or
+                             https://site/?rest_route=/tribe/events/v1 with plain permalinks
+  --storage <url>            where the records go (see above)
+  --user <name>              a WordPress user; with --password, reads drafts, pending, private
+  --password <password>      one of that user's application passwords (HTTP Basic); or set
+                             EVCAL_SOURCE_PASSWORD. Without credentials only published records
+                             are read
+  --new-ids                  give records new ids instead of keeping the source's (keeping them
+                             keeps old links and client caches valid; it needs a target whose ids
+                             are free)
+  --dry-run                  read and validate everything, write nothing, report what would change
+  --find-hidden              also look for events hidden from listings (the reference lists them
+                             nowhere): one request per unknown post id up to the largest seen
+  --concurrency <n>          requests to the source in flight at once (default 4)
+  --timezone <zone>          the source site's time zone, for drafts whose UTC dates it leaves
+                             out (default UTC)
+  --json                     print the report as JSON
+  Run it again to resume or to catch up: records whose "modified" did not change are left
+  alone, new ones are added, changed ones updated. Exit status: 0 when everything was carried
+  and verified, 1 when a record could not be stored or the verification failed, 2 for usage.
 
 Examples:
   evcal serve --demo
   evcal serve --port 0 --timezone Europe/Rome --user 1:administrator:s3cret --seed calendar.json
   evcal serve --storage 'postgres://evcal:secret@db.internal/evcal?schema=calendar'
+  evcal serve --base-path /wp-json --namespace tribe/events/v1 --storage sqlite:./data/site.db
   evcal export --storage sqlite:./data/evcal.db --output calendar.json
   evcal import calendar.json --storage 'postgres://evcal:secret@db.internal/evcal'
+  EVCAL_SOURCE_PASSWORD='abcd efgh ijkl mnop qrst uvwx' evcal migrate \
+    --from https://events.example.org/wp-json/tribe/events/v1 --user admin --storage sqlite:./data/site.db
   curl http://127.0.0.1:8080/cal/events/v1/events
 `;
 
@@ -58,7 +94,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(HELP);
     return command === undefined ? 2 : 0;
   }
-  const run = { serve: runServe, import: runImport, export: runExport }[command];
+  const run = { serve: runServe, import: runImport, export: runExport, migrate: runMigrate }[command];
   if (!run) {
     process.stderr.write(`evcal: unknown command "${command}"\n\n${HELP}`);
     return 2;
@@ -104,6 +140,21 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/** `/wp-json`, `wp-json/` and `/wp-json/` all mean `/wp-json`; `/` means the root. */
+function basePathOf(value: string): string {
+  const path = `/${value.replace(/^\/+|\/+$/g, '')}`;
+  if (!/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(path)) throw new UsageError(`--base-path must be a URL path such as /wp-json, got "${value}"`);
+  return path === '/' ? '' : path;
+}
+
+function namespaceOf(value: string): string {
+  const namespace = value.replace(/^\/+|\/+$/g, '');
+  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(namespace)) {
+    throw new UsageError(`--namespace must be path segments such as tribe/events/v1, got "${value}"`);
+  }
+  return namespace;
+}
+
 async function runServe(args: readonly string[]): Promise<number> {
   const { values } = options(args, {
     host: { type: 'string' },
@@ -120,11 +171,15 @@ async function runServe(args: readonly string[]): Promise<number> {
     'rate-limit': { type: 'string' },
     languages: { type: 'string' },
     'require-if-match': { type: 'boolean' },
+    'base-path': { type: 'string' },
+    namespace: { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
+  const basePath = values['base-path'] === undefined ? undefined : basePathOf(values['base-path'] as string);
+  const namespace = values.namespace === undefined ? undefined : namespaceOf(values.namespace as string);
   const now = values.now === undefined ? undefined : new Date(values.now as string);
   if (now && Number.isNaN(now.getTime())) throw new UsageError(`--now must be an ISO 8601 instant, got "${values.now}"`);
   let users: ServeUser[];
@@ -164,6 +219,8 @@ async function runServe(args: readonly string[]): Promise<number> {
     ...(corsOrigins.length ? { corsOrigins } : {}),
     ...(languages ? { languages } : {}),
     ...(values['require-if-match'] ? { requireIfMatch: true } : {}),
+    ...(basePath !== undefined ? { basePath } : {}),
+    ...(namespace !== undefined ? { namespace } : {}),
     ...(values.demo ? { dataset: demoDataset(now) } : {}),
     users,
   });
@@ -214,6 +271,41 @@ async function runExport(args: readonly string[]): Promise<number> {
   process.stderr.write(`exported ${(['events', 'venues', 'organizers', 'categories', 'tags'] as const)
     .map((k) => `${data[k]?.length ?? 0} ${k}`).join(', ')} from ${redact(storage)}\n`);
   return 0;
+}
+
+async function runMigrate(args: readonly string[]): Promise<number> {
+  const { values } = options(args, {
+    from: { type: 'string' },
+    storage: { type: 'string' },
+    user: { type: 'string' },
+    password: { type: 'string' },
+    'new-ids': { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+    'find-hidden': { type: 'boolean' },
+    concurrency: { type: 'string' },
+    timezone: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (typeof values.from !== 'string' || values.from === '') throw new UsageError('give the source: evcal migrate --from <API root URL> --storage <url>');
+  const password = (values.password as string | undefined) ?? process.env.EVCAL_SOURCE_PASSWORD;
+  if (values.user === undefined && values.password !== undefined) throw new UsageError('--password needs --user');
+  if (values.user !== undefined && !password) throw new UsageError('--user needs --password (or EVCAL_SOURCE_PASSWORD): an application password of that user');
+  const concurrency = integer('concurrency', values.concurrency as string | undefined, 1);
+  return migrateCommand({
+    from: values.from,
+    storage: (values.storage as string | undefined) ?? DEFAULT_STORAGE,
+    ...(values.user !== undefined ? { user: values.user as string, password: password! } : {}),
+    newIds: values['new-ids'] === true,
+    dryRun: values['dry-run'] === true,
+    findHidden: values['find-hidden'] === true,
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(values.timezone !== undefined ? { timezone: values.timezone as string } : {}),
+    json: values.json === true,
+  });
 }
 
 main(process.argv.slice(2)).then(

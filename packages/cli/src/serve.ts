@@ -36,6 +36,10 @@ export interface ServeOptions {
   readonly languages?: readonly string[];
   /** Refuse changes to existing records without `If-Match` (428). @default false */
   readonly requireIfMatch?: boolean;
+  /** Where the API is mounted, before the namespace (`/wp-json` for the reference's layout). @default '' */
+  readonly basePath?: string;
+  /** The namespace of the routes (`tribe/events/v1` for the reference's layout). @default 'cal/events/v1' */
+  readonly namespace?: string;
 }
 
 export interface ServeUser extends Principal {
@@ -68,8 +72,12 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     });
     if (options.seed) await calendar.importDataset(await readDataset(options.seed));
     if (options.dataset && (await storage.sequences.peek('post')) === 0) await calendar.importDataset(options.dataset);
+    const basePath = options.basePath ?? '';
+    const namespace = options.namespace ?? 'cal/events/v1';
     const handlerOptions: FetchHandlerOptions = {
-      authenticate: bearerTokens(new Map(users.map((u) => [u.token, principalOf(u)]))),
+      basePath,
+      namespace,
+      authenticate: bearerTokens(new Map(users.map((u) => [u.token, principalOf(u)])), { basic: true }),
       ...(options.corsOrigins?.length
         ? { cors: { origins: options.corsOrigins.includes('*') ? '*' as const : options.corsOrigins } }
         : {}),
@@ -89,8 +97,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     const running = server;
     return {
       origin,
-      apiRoot: `${origin}/cal/events/v1`,
-      languageRoots: Object.fromEntries(languages.map((l) => [l, `${origin}/${l.toLowerCase()}/cal/events/v1`])),
+      apiRoot: `${origin}${basePath}/${namespace}`,
+      languageRoots: Object.fromEntries(languages.map((l) => [l, `${origin}${basePath}/${l.toLowerCase()}/${namespace}`])),
       close: () => closeServer(running, storage),
     };
   } catch (error) {

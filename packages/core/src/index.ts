@@ -55,6 +55,14 @@ export { termIdArg, termListArgs, termWriteArgs } from './operations/term-args';
 export { importDataset, exportDataset } from './dataset/dataset';
 export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';
 export { encodeDataset, decodeDataset, datasetJsonBytes } from './dataset/codec';
+
+// Moving in from a live site running the reference, over its REST API.
+export { migrateFromReference } from './migrate/migrate';
+export type { MigrateOptions, MigrationProgress } from './migrate/migrate';
+export { MigrationError, isMigrationError } from './migrate/migration-error';
+export type { MigrationErrorCode } from './migrate/migration-error';
+export type { MigrationReport, MigrationKind, KindCounts, RecordIssue } from './migrate/migration-report';
+export type { FetchLike } from './migrate/source-client';
 export type { EncodedDataset, RecordSet } from './dataset/codec';
 
 // Time helpers (wall clocks, zones, PHP-compatible parsing).

@@ -8,6 +8,7 @@ import { namespaceIndex } from './namespace-index';
 import { openApiDocument } from './openapi';
 import { bodyParams, mergeParams, queryParams } from './request-params';
 import { entityTag, noneMatch, parseEntityTags, variantOf, writePreconditions } from './conditional';
+import { restRouteUrl, sitePathOf } from './rest-route';
 import { createRouter, type OperationName } from './route-table';
 import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
 import { translateDocument, translator, type Catalogue } from './i18n/translator';
@@ -18,11 +19,16 @@ import { fetchHandlerOf, type WireResponse } from './wire-response';
 export interface FetchHandlerOptions {
   /**
    * Where the API is mounted, before the namespace: requests are served at
-   * `<origin><basePath>/<namespace>/…`.
+   * `<origin><basePath>/<namespace>/…`, and also in WordPress's plain-permalink form
+   * `<site>/?rest_route=/<namespace>/…` (rewritten onto the first).
    * @default ''
    */
   readonly basePath?: string;
-  /** The namespace the routes live under. @default 'cal/events/v1' */
+  /**
+   * The namespace the routes live under. With `basePath: '/wp-json'` and
+   * `namespace: 'tribe/events/v1'` the API is where The Events Calendar serves it.
+   * @default 'cal/events/v1'
+   */
   readonly namespace?: string;
   /** Who sent a request. @default every request is anonymous */
   readonly authenticate?: Authenticate;
@@ -80,8 +86,8 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   const documents = documentCache();
 
   return fetchHandlerOf(async function handle(request: Request, signal: AbortSignal = request.signal): Promise<WireResponse> {
-    const url = new URL(request.url);
     const site = typeof options.siteUrl === 'function' ? options.siteUrl(request) : options.siteUrl;
+    const url = restRouteUrl(new URL(request.url), sitePathOf(site), basePath);
     const siteRoot = (site ?? url.origin).replace(/\/+$/, '');
     const apiRoot = `${url.origin}${prefix}`;
     const query = safeQuery(url);

@@ -7,7 +7,7 @@ export type { LanguageHandlerOptions } from './language-handler';
 export { LANGUAGES, translator } from './i18n/translator';
 export type { Catalogue, Translator } from './i18n/translator';
 export { bearerTokens, invalidCredentials } from './auth';
-export type { Authenticate } from './auth';
+export type { Authenticate, BearerTokenOptions } from './auth';
 export { toNodeHandler } from './node-handler';
 export { clientAddress } from './client-address';
 export type { NodeHandler, NodeHandlerOptions } from './node-handler';

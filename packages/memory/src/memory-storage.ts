@@ -193,6 +193,10 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         const views = freshViews();
         const seq = { ...sequences, change: sequences.change + 1 };
         const result = await fn(storageOver(views, seq, { change: seq.change }) as StorageTransaction);
+        // A transaction that wrote nothing changes nothing, the counter included.
+        const wrote = Object.values(views).some((v) => v.dirty) || seq.post !== sequences.post || seq.term !== sequences.term
+          || seq.change > sequences.change + 1;
+        if (!wrote) return result;
         commit(views, seq);
         await options.onCommit?.(root);
         return result;

@@ -9,13 +9,16 @@ import type { EventLinksTable, EventsTable, OrganizersTable, TermsTable, VenuesT
 const bit = (b: boolean) => (b ? 1 : 0);
 const bool = (n: number | string | boolean) => Number(n) === 1 || n === true;
 const image = (json: string | null) => (json === null ? null : (JSON.parse(json) as ImageRecord));
+/** NULL for a post created here (most of them), else a JSON array of global ids. */
+const lineageColumn = (lineage: readonly string[] | undefined) => (lineage?.length ? JSON.stringify(lineage) : null);
+const lineage = (json: string | null | undefined) => (json === null || json === undefined ? undefined : (JSON.parse(json) as string[]));
 
 // Every row and record below is a single object literal, field by field, without spreading a
 // shared part: V8 builds `{ ...post, more }` with this many properties through a slow path
 // (about 50 µs an event) and a list reads thousands of them.
 
 /** The columns a record is read from (not the folded search copies and keys). */
-const POST_COLUMNS = ['id', 'author_id', 'status', 'slug', 'password', 'title', 'description', 'excerpt', 'date', 'date_utc', 'modified', 'modified_utc', 'image', 'revision'] as const;
+const POST_COLUMNS = ['id', 'author_id', 'status', 'slug', 'password', 'title', 'description', 'excerpt', 'date', 'date_utc', 'modified', 'modified_utc', 'image', 'revision', 'lineage'] as const;
 export const EVENT_COLUMNS = [...POST_COLUMNS, 'parent_id', 'timezone', 'timezone_abbr', 'all_day', 'start_local', 'end_local', 'start_utc', 'end_utc',
   'cost', 'currency_symbol', 'currency_position', 'currency_code', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'ticketed'] as const;
 export const VENUE_COLUMNS = [...POST_COLUMNS, 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'show_map',
@@ -48,6 +51,7 @@ export function eventRow(e: EventRecord): EventsTable {
     modified_utc: e.modifiedUtc,
     image: e.image ? JSON.stringify(e.image) : null,
     revision: e.revision,
+    lineage: lineageColumn(e.lineage),
     search_title: title,
     search_description: description,
     search_excerpt: excerpt,
@@ -130,6 +134,7 @@ export function eventRecord(r: EventRow, links: EventLinks = NO_LINKS): EventRec
     modifiedUtc: r.modified_utc,
     image: image(r.image),
     revision: Number(r.revision),
+    lineage: lineage(r.lineage),
     parentId: Number(r.parent_id),
     timezone: r.timezone,
     timezoneAbbr: r.timezone_abbr,
@@ -180,6 +185,7 @@ export function venueRow(v: VenueRecord): VenuesTable {
     modified_utc: v.modifiedUtc,
     image: v.image ? JSON.stringify(v.image) : null,
     revision: v.revision,
+    lineage: lineageColumn(v.lineage),
     search_title: foldText(v.title),
     search_description: foldText(v.description),
     search_excerpt: foldText(v.excerpt),
@@ -225,6 +231,7 @@ export function venueRecord(r: VenueRow): VenueRecord {
     modifiedUtc: r.modified_utc,
     image: image(r.image),
     revision: Number(r.revision),
+    lineage: lineage(r.lineage),
     address: r.address,
     city: r.city,
     country: r.country,
@@ -258,6 +265,7 @@ export function organizerRow(o: OrganizerRecord): OrganizersTable {
     modified_utc: o.modifiedUtc,
     image: o.image ? JSON.stringify(o.image) : null,
     revision: o.revision,
+    lineage: lineageColumn(o.lineage),
     search_title: foldText(o.title),
     search_description: foldText(o.description),
     search_excerpt: foldText(o.excerpt),
@@ -289,6 +297,7 @@ export function organizerRecord(r: OrganizerRow): OrganizerRecord {
     modifiedUtc: r.modified_utc,
     image: image(r.image),
     revision: Number(r.revision),
+    lineage: lineage(r.lineage),
     phone: r.phone,
     website: r.website,
     email: r.email,

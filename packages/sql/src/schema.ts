@@ -24,6 +24,8 @@ interface PostColumns {
   image: string | null;
   /** The change number of the record's last write (core's `revision`). */
   revision: BigIntColumn;
+  /** JSON array of the global ids the post was migrated or imported from, or null (migration 0005). */
+  lineage: string | null;
   search_title: string;
   search_description: string;
   search_excerpt: string;

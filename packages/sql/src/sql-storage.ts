@@ -42,11 +42,14 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   const root = (options.schema ? options.db.withSchema(options.schema) : options.db) as Kysely<EvcalDatabase>;
   const d = sqlDialect(options.dialect);
 
-  /** The storage over `db`: the database itself (`change` undefined) or a write transaction. */
-  const over = (db: Db, change: number | undefined): Storage => {
-    const inTransaction = change !== undefined;
+  /** The storage over `db`: the database itself (`tx` undefined) or a write transaction. */
+  const over = (db: Db, tx: TransactionState | undefined): Storage => {
     /** Runs statements that belong together: in the current transaction, or as one of their own. */
-    const write: Write = (fn) => (inTransaction ? guard(() => fn(db)) : transaction((tx) => fn(tx)));
+    const write: Write = (fn) => {
+      if (!tx) return transaction((t, state) => fn(t).finally(() => { state.wrote = true; }));
+      tx.wrote = true;
+      return guard(() => fn(db));
+    };
     const self: Storage = {
       capabilities: { transactions: true, durable: true },
       events: eventCollection(db, d, write),
@@ -68,31 +71,50 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       },
       lastChange: () => guard(async () => Number((await db.selectFrom('evcal_sequences').select('value').where('name', '=', 'change').executeTakeFirstOrThrow()).value)),
       // A transaction inside a transaction joins it.
-      transaction: (fn) => (inTransaction ? fn(self as StorageTransaction) : transaction((tx, c) => fn(over(tx, c) as StorageTransaction))),
+      transaction: (fn) => (tx ? fn(self as StorageTransaction) : transaction((t, state) => fn(over(t, state) as StorageTransaction))),
       close: async () => {
         if (options.destroyOnClose) await options.db.destroy();
       },
     };
-    return inTransaction ? Object.assign(self, { change }) : self;
+    return tx ? Object.assign(self, { change: tx.change }) : self;
   };
 
   /**
    * A write transaction: its first statement advances the change counter, which locks that
-   * row until the commit and so queues every other write transaction behind this one.
-   * Driver errors become storage errors (a lost race is a `conflict`: core runs the write again).
+   * row until the commit and so queues every other write transaction behind this one. One
+   * that wrote nothing is rolled back, counter included. Driver errors become storage errors
+   * (a lost race is a `conflict`: core runs the write again).
    */
-  function transaction<T>(fn: (tx: Transaction<EvcalDatabase>, change: number) => Promise<T>): Promise<T> {
-    return guard(() => root.transaction().execute(async (tx) => {
-      const row = await tx.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
-        .where('name', '=', 'change').returning('value').executeTakeFirstOrThrow();
-      return fn(tx, Number(row.value));
-    }));
+  async function transaction<T>(fn: (tx: Transaction<EvcalDatabase>, state: TransactionState) => Promise<T>): Promise<T> {
+    let result: T | undefined;
+    try {
+      return await guard(() => root.transaction().execute(async (tx) => {
+        const row = await tx.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
+          .where('name', '=', 'change').returning('value').executeTakeFirstOrThrow();
+        const state: TransactionState = { change: Number(row.value), wrote: false };
+        result = await fn(tx, state);
+        if (!state.wrote) throw NOTHING_WRITTEN;
+        return result;
+      }));
+    } catch (error) {
+      if (error === NOTHING_WRITTEN) return result as T;
+      throw error;
+    }
   }
 
   return over(root, undefined);
 }
 
 type Write = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+
+/** A write transaction's number, and whether it has written anything yet. */
+interface TransactionState {
+  readonly change: number;
+  wrote: boolean;
+}
+
+/** Rolls back a transaction that wrote nothing (its counter update included). */
+const NOTHING_WRITTEN = Symbol('nothing written');
 
 function eventCollection(db: Db, d: SqlDialect, write: Write): EventCollection {
   /** Events with their links: one query for the rows, one for all their links. */

@@ -71,7 +71,8 @@ for (const [name, connect, available] of upgrades) {
       eventRecord(3, { categoryIds: [11], startLocal: 'not a wall clock' }),
     ];
     for (const e of events) {
-      const { start_offset: _, revision: _r, search_text: _s, ...row } = eventRow(e);
+      // The columns of 0001 only: start_offset comes with 0002, revision with 0003, lineage with 0005, search_text with 0006.
+      const { start_offset: _, revision: _r, lineage: _lineage, search_text: _s, ...row } = eventRow(e);
       await target.insertInto('evcal_events').values(row).execute();
       const links = linkRows(e).map(({ start_utc: __, ...link }) => link);
       if (links.length) await target.insertInto('evcal_event_links').values(links).execute();
@@ -99,6 +100,10 @@ for (const [name, connect, available] of upgrades) {
     expect([...(await storage.events.countByTerm('tag', [20], ['publish'])).entries()]).toEqual([[20, 1]]);
     // Each write above was a transaction of its own.
     expect(await storage.lastChange()).toBe(3);
+    // 0005: rows written before it have no lineage; new ones keep theirs.
+    expect((await storage.events.get(1))?.lineage).toBeUndefined();
+    await storage.events.replace({ ...events[0]!, lineage: ['old.example?id=1'] });
+    expect((await storage.events.get(1))?.lineage).toEqual(['old.example?id=1']);
     if (schema) await db.schema.dropSchema(schema).cascade().execute();
   });
 }

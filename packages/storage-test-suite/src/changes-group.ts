@@ -19,9 +19,21 @@ export function changesGroup(ctx: SuiteContext): void {
       expect(first).toBe(1);
       expect(await s.lastChange()).toBe(1);
       // A transaction inside a transaction joins it: one number.
-      const nested = await s.transaction(async (tx) => tx.transaction(async (inner) => [tx.change, inner.change]));
+      const nested = await s.transaction(async (tx) => tx.transaction(async (inner) => {
+        await inner.venues.replace(venueRecord(1, { revision: inner.change }));
+        return [tx.change, inner.change];
+      }));
       expect(nested).toEqual([2, 2]);
       expect(await s.lastChange()).toBe(2);
+    });
+
+    it('leaves the counter as it was after a transaction that wrote nothing', async () => {
+      const s = await ctx.fresh();
+      await s.venues.insert(venueRecord(1));
+      expect(await s.transaction(async (tx) => (await tx.venues.get(1))?.id)).toBe(1);
+      expect(await s.lastChange()).toBe(1);
+      expect(await s.transaction(async (tx) => tx.change)).toBe(2);
+      expect(await s.lastChange()).toBe(1);
     });
 
     it('counts a write outside a transaction as a transaction of its own', async () => {

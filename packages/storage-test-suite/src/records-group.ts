@@ -87,6 +87,26 @@ export function recordsGroup(ctx: SuiteContext): void {
       expect(await s.events.get(1)).toEqual(event);
     });
 
+    it('keeps the lineage of migrated posts, and none on the others', async () => {
+      const s = await ctx.fresh();
+      const lineage = ['events.example.org?id=8', 'old.example.org/blog?id=3'];
+      await s.events.insert(eventRecord(1, { lineage }));
+      await s.venues.insert(venueRecord(2, { lineage: [lineage[0]!] }));
+      await s.organizers.insert(organizerRecord(3, { lineage }));
+      await s.events.insert(eventRecord(4));
+      expect((await s.events.get(1))?.lineage).toEqual(lineage);
+      expect((await s.venues.get(2))?.lineage).toEqual([lineage[0]]);
+      expect((await s.organizers.get(3))?.lineage).toEqual(lineage);
+      expect((await s.events.get(4))?.lineage ?? []).toEqual([]);
+      await s.events.replace(eventRecord(1, { lineage: [lineage[1]!] }));
+      expect((await s.events.get(1))?.lineage).toEqual([lineage[1]]);
+      if (!ctx.options.reopen) return;
+      const again = await ctx.reopen(s);
+      expect((await again.events.get(1))?.lineage).toEqual([lineage[1]]);
+      expect((await again.organizers.get(3))?.lineage).toEqual(lineage);
+      expect((await again.events.get(4))?.lineage ?? []).toEqual([]);
+    });
+
     it('keeps venue coordinates and null ones', async () => {
       const s = await ctx.fresh();
       const located = venueRecord(1, { geoLat: 41.9028, geoLng: 12.4964 });

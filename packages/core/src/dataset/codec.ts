@@ -123,6 +123,7 @@ function encodePost(p: PostRecord): Record<string, unknown> {
     description: p.description, excerpt: p.excerpt,
     ...(p.image ? { image: { ...p.image } } : {}),
     revision: p.revision,
+    ...(p.lineage?.length ? { global_id_lineage: [...p.lineage] } : {}),
   };
 }
 
@@ -189,6 +190,7 @@ const postEntries = {
   excerpt: str,
   image: imageSchema,
   revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+  global_id_lineage: v.optional(v.array(v.string()), []),
 };
 
 const eventSchema = v.object({
@@ -255,6 +257,7 @@ function postFields(r: v.InferOutput<typeof eventSchema> | v.InferOutput<typeof 
     excerpt: r.excerpt, date: r.date, dateUtc: r.date_utc, modified: r.modified, modifiedUtc: r.modified_utc,
     image: (r.image as ImageRecord | null) ?? null,
     revision: r.revision,
+    ...(r.global_id_lineage.length ? { lineage: r.global_id_lineage } : {}),
   };
 }
 

@@ -58,6 +58,11 @@ export interface PostRecord {
    * `StorageTransaction.change`): it grows with every write, so it names the record's state.
    */
   readonly revision: number;
+  /**
+   * The global ids of the sources the post was imported or migrated from (`global_id_lineage`
+   * after the post's own global id); absent or empty for a post created here.
+   */
+  readonly lineage?: readonly string[];
 }
 
 export interface EventRecord extends PostRecord {

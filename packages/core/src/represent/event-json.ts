@@ -9,7 +9,7 @@ import { dateDetails, formatUtc } from '../time/wall-clock';
 import { imageJson } from './image-json';
 import { eventJsonLd } from './json-ld';
 import { organizerJson, venueJson } from './linked-post-json';
-import { eventRestUrl, globalId, postUrl, type LinkBase } from './links';
+import { eventRestUrl, globalId, globalIdLineage, postUrl, type LinkBase } from './links';
 import { postDates } from './post-dates';
 import { redactProtected } from './redact';
 import { embeddedTermJson } from './term-json';
@@ -58,7 +58,7 @@ export function eventJson(event: EventRecord, options: EventJsonOptions): EventJ
   const out: EventJson = {
     id: event.id,
     global_id: gid,
-    global_id_lineage: [gid],
+    global_id_lineage: globalIdLineage(gid, event.lineage),
     author: String(event.authorId),
     status: event.status,
     ...postDates(event),

@@ -4,7 +4,7 @@ import type { OrganizerRecord, VenueRecord } from '../model/records';
 import { renderContent, renderTitle } from '../domain/text';
 import { imageJson } from './image-json';
 import { organizerJsonLd, venueJsonLd } from './json-ld';
-import { globalId, postUrl, type LinkBase } from './links';
+import { globalId, globalIdLineage, postUrl, type LinkBase } from './links';
 import { postDates } from './post-dates';
 
 export type PostJson = Record<string, unknown>;
@@ -46,7 +46,7 @@ export function venueJson(links: LinkBase, venue: VenueRecord, options: LinkedPo
   kept.show_map = venue.showMap;
   kept.show_map_link = venue.showMapLink;
   kept.global_id = id;
-  kept.global_id_lineage = [id];
+  kept.global_id_lineage = globalIdLineage(id, venue.lineage);
   return kept;
 }
 
@@ -68,7 +68,7 @@ export function organizerJson(links: LinkBase, organizer: OrganizerRecord, optio
     email: organizer.email,
     ...(options.jsonLd ? { json_ld: organizerJsonLd(links, organizer) } : {}),
     global_id: id,
-    global_id_lineage: [id],
+    global_id_lineage: globalIdLineage(id, organizer.lineage),
   };
   return dropEmpty(out);
 }

@@ -40,6 +40,15 @@ function globalIdBase(siteUrl: string): string {
   return base;
 }
 
+/**
+ * `global_id_lineage`: the post's own global id, then the ids of its sources. An id that is
+ * the post's own (a site migrated onto the same address keeps its global ids) is listed once.
+ */
+export function globalIdLineage(gid: string, lineage: readonly string[] | undefined): string[] {
+  if (lineage === undefined || lineage.length === 0) return [gid];
+  return [...new Set([gid, ...lineage])];
+}
+
 export function eventRestUrl(links: LinkBase, id: number): string {
   return `${links.apiRoot}/events/${id}`;
 }

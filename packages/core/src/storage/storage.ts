@@ -105,7 +105,8 @@ export interface Storage {
 export interface StorageTransaction extends Storage {
   /**
    * This transaction's change number: `lastChange()` + 1 when it began. It becomes the
-   * storage's last change when the transaction commits; core stamps it on every record the
+   * storage's last change when the transaction commits having written something (one that
+   * wrote nothing leaves the counter as it was); core stamps it on every record the
    * transaction writes (`revision`).
    */
   readonly change: number;
