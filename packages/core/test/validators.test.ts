@@ -3,7 +3,7 @@
 // concurrent writes in one process that lose nothing.
 import { validatorOf, type Calendar } from '@evcal/core';
 import { describe, expect, it } from 'vitest';
-import { admin, anon, as, eventInput, makeCalendar, refusal } from './helpers';
+import { admin, anon, as, eventInput, expectInvalid, makeCalendar, refusal } from './helpers';
 
 async function seeded(): Promise<{ calendar: Calendar; id: number; venue: number; organizer: number }> {
   const calendar = makeCalendar();
@@ -186,5 +186,34 @@ describe('lists rendered from each event\'s cached text', () => {
     expect([editing.description, editing.venue.id]).toEqual([expect.stringMatching(/Secret/), 10]);
     // And again, as the first caller: nothing of the others' views leaked into its answer.
     expect(await listed(calendar)).toEqual(anonymous);
+  });
+});
+
+describe('lists asked again are parsed once, and never answered from an outdated parse', () => {
+  it('a category named by slug is looked up again after any write', async () => {
+    const s = await seeded();
+    const category = await firstCategory(s.calendar);
+    expect((await s.calendar.events.list({ categories: 'music' }, anon)).total).toBe(1);
+    await s.calendar.categories.delete({ id: category }, as(admin));
+    await expectInvalid(s.calendar.events.list({ categories: 'music' }, anon), 'categories');
+  });
+
+  it('a relative date follows the clock', async () => {
+    let now = Date.UTC(2026, 11, 1, 19, 0);
+    const calendar = makeCalendar({ now: () => now });
+    await calendar.events.create(eventInput({ start_date: '2026-12-01 20:00:00', end_date: '2026-12-01 23:00:00', timezone: 'UTC' }), as(admin));
+    const strictFromNow = { start_date: 'now', strict_dates: true };
+    expect((await calendar.events.list(strictFromNow, anon)).total).toBe(1);
+    now = Date.UTC(2026, 11, 1, 21, 0);
+    expect((await calendar.events.list(strictFromNow, anon)).total).toBe(0);
+  });
+
+  it('the default window moves with the day', async () => {
+    let now = Date.UTC(2026, 11, 1, 12, 0);
+    const calendar = makeCalendar({ now: () => now, timezone: 'UTC' });
+    await calendar.events.create(eventInput({ start_date: '2026-12-01 20:00:00', end_date: '2026-12-01 23:00:00', timezone: 'UTC' }), as(admin));
+    expect((await calendar.events.list({}, anon)).total).toBe(1);
+    now = Date.UTC(2026, 11, 3, 12, 0); // the window now starts on the 2nd
+    expect((await calendar.events.list({}, anon)).total).toBe(0);
   });
 });

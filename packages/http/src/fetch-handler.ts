@@ -102,8 +102,8 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
       respond(status, fields ? pickFields(body, fields) : body, common, headers, { head, envelope });
     /** A body already serialised (a list joined from its items' cached texts); `_fields` and `_envelope` need the object. */
-    const sendJson = (status: number, json: () => string, body: () => unknown, headers: Record<string, string>) =>
-      (fields || envelope ? send(status, body(), headers) : { status, headers: { ...BASE_HEADERS, ...common, ...headers }, body: head ? null : json() });
+    const sendJson = (status: number, chunks: () => readonly Uint8Array[], body: () => unknown, headers: Record<string, string>): WireResponse =>
+      (fields || envelope ? send(status, body(), headers) : { status, headers: { ...BASE_HEADERS, ...common, ...headers }, body: head ? null : chunks() });
 
     try {
       const path = pathWithin(url.pathname, prefix);
@@ -144,7 +144,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
         const etag = entityTag(planned.validator, variantOf([t.language, fields ?? '', 'list']), true);
         if (!noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
         const list = await planned.run();
-        return sendJson(200, () => list.json, () => list.body, { ...listHeaders(list), etag, ...caching });
+        return sendJson(200, () => list.chunks, () => list.body, { ...listHeaders(list), etag, ...caching });
       }
       const reading = READS.has(op);
       const writing = !reading && CONDITIONAL_WRITES.test(op);

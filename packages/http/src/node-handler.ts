@@ -159,10 +159,19 @@ function writeWire(w: WireResponse, res: ServerResponse): void {
     res.end();
     return;
   }
-  // Encoded once: its length and the bytes written.
-  const bytes = Buffer.from(w.body, 'utf8');
-  res.writeHead(w.status, { ...w.headers, 'content-length': bytes.byteLength });
-  res.end(bytes);
+  if (typeof w.body === 'string') {
+    // Encoded once: its length and the bytes written.
+    const bytes = Buffer.from(w.body, 'utf8');
+    res.writeHead(w.status, { ...w.headers, 'content-length': bytes.byteLength });
+    res.end(bytes);
+    return;
+  }
+  // Pieces already encoded: written as they are, in one system call (the socket is corked).
+  const pieces = w.body;
+  res.writeHead(w.status, { ...w.headers, 'content-length': pieces.reduce((n, p) => n + p.byteLength, 0) });
+  res.cork();
+  for (const piece of pieces) res.write(piece);
+  res.end();
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {

@@ -6,8 +6,11 @@ import type { FetchHandler } from './fetch-handler';
 export interface WireResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** The JSON text; null for none (HEAD, 204). */
-  readonly body: string | null;
+  /**
+   * The body: JSON text, or UTF-8 pieces to send one after the other (a list joined from its
+   * items' cached texts); null for none (HEAD, 204, 304).
+   */
+  readonly body: string | readonly Uint8Array[] | null;
 }
 
 /**
@@ -24,7 +27,7 @@ const WIRE = Symbol.for('evcal.http.wire');
 export function fetchHandlerOf(wire: WireHandler): FetchHandler {
   const handler: FetchHandler = async (request) => {
     const w = await wire(request);
-    return new Response(w.body, { status: w.status, headers: w.headers });
+    return new Response(typeof w.body === 'string' || w.body === null ? w.body : new Blob(w.body as Uint8Array<ArrayBuffer>[]), { status: w.status, headers: w.headers });
   };
   return Object.assign(handler, { [WIRE]: wire });
 }

@@ -5,6 +5,7 @@ import { MAX_ID, type EventRecord, type ImageRecord } from '../model/records';
 import type { Storage } from '../storage/storage';
 import { resolveZone, type Zone } from '../time/zone';
 import { isAllowedUrl } from '../input/wire-schemas';
+import { createPlanCache, type PlanCache } from './plan-cache';
 import { createRenderCache, type RenderCache } from './render-cache';
 
 /** Resolves the `image` a client sends (an attachment id or a URL) to an image. */
@@ -69,7 +70,8 @@ export interface CalendarOptions {
   readonly currency?: Partial<CurrencyDefaults>;
   /**
    * How many rendered events (their JSON text, per state and view) lists keep for reuse; a
-   * change to an event or to what it embeds makes a new one. 0 renders every time.
+   * change to an event or to what it embeds makes a new one. 0 renders every time, and parses
+   * every list's arguments every time too (no cache at all).
    * @default 5000
    */
   readonly renderCache?: number;
@@ -91,6 +93,8 @@ export interface CalendarConfig {
   readonly siteUrl: string;
   readonly currency: CurrencyDefaults;
   readonly renderCache: RenderCache;
+  /** Parsed lists, for lists asked again (plan-cache.ts). */
+  readonly plans: PlanCache;
 }
 
 /** Accepts absolute http(s) URLs as given; refuses ids (there is no media library). */
@@ -127,5 +131,6 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     siteUrl: (options.siteUrl ?? 'http://localhost').replace(/\/+$/, ''),
     currency: { ...DEFAULT_CURRENCY, ...options.currency },
     renderCache: createRenderCache(options.renderCache ?? 5000),
+    plans: createPlanCache(options.renderCache === 0 ? 0 : 512),
   };
 }

@@ -9,7 +9,7 @@ import type { Call } from './call';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { renderEvent, renderEventsJson } from './event-render';
-import { beginList, listLinks, listResult, listViewKey, pageOffset, postListJson, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
 import { visibility } from './status-filter';
 import { termFilterIds } from './term-refs';
@@ -20,10 +20,16 @@ type ListValues = ArgValues<typeof eventListArgs>;
 
 /** `GET /events`: parsed, validated and normalised; read by `run`. */
 export async function planEventList(call: Call, input: Input): Promise<ListPlan> {
-  const { lastChange, values, sent, page, perPage } = await beginList(call, eventListArgs, input);
-  const built = await buildQuery(call, values, sent, page, perPage);
-  const validator = listValidator(lastChange, ['events', built.query, built.shown, values, listViewKey(call)]);
-  return { validator, run: () => listEvents(call, values, built, page, perPage, validator) };
+  const p = await planWithCache(call, 'events', input, async (lastChange) => {
+    const { values, sent, page, perPage } = await parseList(call, eventListArgs, input);
+    const built = await buildQuery(call, values, sent, page, perPage);
+    const validator = listValidator(lastChange, ['events', built.query, built.shown, values, listViewKey(call)]);
+    // Dates (relative ones follow the clock), strict dates and `include` (the raw default window, to
+    // the second) make the plan depend on more than the day.
+    const keep = !DATE_PARAMS.some((d) => sent.has(d)) && values.strict_dates !== true && values.include === undefined;
+    return { plan: { values, built, page, perPage, validator }, keep };
+  });
+  return { validator: p.validator, run: () => listEvents(call, p.values, p.built, p.page, p.perPage, p.validator) };
 }
 
 async function listEvents(
@@ -49,7 +55,7 @@ async function listEvents(
     ['featured', values.featured === undefined ? undefined : values.featured ? 1 : 0],
   ], page, page < pages, page > 1 && page - 1 <= pages);
   const events = await renderEventsJson(call, result.items, { password: values.password, context: values.context });
-  return listResult({ json: postListJson('events', events, links, result.total, pages) }, links, result.total, pages, validator);
+  return listResult({ chunks: postListJson('events', events, links, result.total, pages) }, links, result.total, pages, validator);
 }
 
 /** `GET /events/{id}`. */

@@ -42,11 +42,11 @@ export async function renderEvents(call: Call, events: readonly EventRecord[], o
 }
 
 /**
- * A page of events as JSON texts, each rendered once per state and view (render-cache.ts):
+ * A page of events as JSON texts (UTF-8), each rendered once per state and view (render-cache.ts):
  * the key is the event's validator, the addresses, and what this caller may see of it and of
  * what it embeds, which is everything its bytes depend on besides the calendar's settings.
  */
-export async function renderEventsJson(call: Call, events: readonly EventRecord[], options: RenderOptions = {}): Promise<string[]> {
+export async function renderEventsJson(call: Call, events: readonly EventRecord[], options: RenderOptions = {}): Promise<Uint8Array[]> {
   const related = await loadRelated(call, events);
   const view = `${options.single ? 's' : 'l'}${options.jsonLd ? 'j' : ''} ${call.links.siteUrl} ${call.links.apiRoot}`;
   return events.map((event) => call.config.renderCache.json(

@@ -17,7 +17,7 @@ import type { CalendarConfig } from './config';
 import {
   linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, META_FIELDS, readArgs,
 } from './linked-post-args';
-import { beginList, listLinks, listResult, listViewKey, pageOffset, postListBody, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, parseList, planWithCache, listViewKey, pageOffset, postListBody, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { explicitDates, isUnlocked, type Unlock } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
 import { resolveImage } from './shared-args';
@@ -131,11 +131,15 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
 
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan> => {
     const call = beginCall(config, ctx);
-    const { lastChange, values, page, perPage } = await beginList(call, listArgs, input);
-    const visible = visibility(call.permissions, kind, values.status as string[] | undefined);
-    const query = listQuery(call, kind, values as Values, visible, page, perPage);
-    const validator = listValidator(lastChange, [kind, query, values, listViewKey(call)]);
-    return { validator, run: () => runList(call, values, visible, query, page, perPage, validator) };
+    const p = await planWithCache(call, `${kind}s`, input, async (lastChange) => {
+      const { values, page, perPage } = await parseList(call, listArgs, input);
+      const visible = visibility(call.permissions, kind, values.status as string[] | undefined);
+      const query = listQuery(call, kind, values as Values, visible, page, perPage);
+      const validator = listValidator(lastChange, [kind, query, values, listViewKey(call)]);
+      // only_with_upcoming counts events from this very instant.
+      return { plan: { values, visible, query, page, perPage, validator }, keep: !values.only_with_upcoming };
+    });
+    return { validator: p.validator, run: () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator) };
   };
 
   return {

@@ -43,8 +43,13 @@ export function totalPages(total: number, perPage: number): number {
 export interface ListResult {
   /** The envelope, keys in the reference's order. */
   readonly body: Record<string, unknown>;
-  /** The envelope as JSON text (for events, joined from each event's text, serialised once per state). */
+  /** The envelope as JSON text. */
   readonly json: string;
+  /**
+   * The envelope as UTF-8 JSON, in pieces to send one after the other (for events, each
+   * event's text as the render cache keeps it: nothing serialised or encoded again).
+   */
+  readonly chunks: readonly Uint8Array[];
   readonly total: number;
   readonly totalPages: number;
   readonly next?: string;
@@ -74,17 +79,21 @@ export function listViewKey(call: { principal?: { id: number; role?: string } | 
  * (the other form is made when asked for), and the totals, page links and validator for headers.
  */
 export function listResult(
-  envelope: { readonly body: Record<string, unknown> } | { readonly json: string },
+  envelope: { readonly body: Record<string, unknown> } | { readonly chunks: readonly Uint8Array[] },
   links: ListLinks, total: number, pages: number, validator: string,
 ): ListResult {
   let body = 'body' in envelope ? envelope.body : undefined;
-  let json = 'json' in envelope ? envelope.json : undefined;
+  let chunks = 'chunks' in envelope ? envelope.chunks : undefined;
+  let json: string | undefined;
   return {
     get body() {
-      return (body ??= JSON.parse(json!) as Record<string, unknown>);
+      return (body ??= JSON.parse(this.json) as Record<string, unknown>);
     },
     get json() {
-      return (json ??= JSON.stringify(body));
+      return (json ??= body !== undefined ? JSON.stringify(body) : chunks!.map((c) => utf8Decoder.decode(c)).join(''));
+    },
+    get chunks() {
+      return (chunks ??= [utf8.encode(this.json)]);
     },
     total,
     totalPages: pages,
@@ -94,13 +103,23 @@ export function listResult(
   };
 }
 
-/** postListBody as JSON text, from the JSON texts of the items. */
-export function postListJson(key: string, items: readonly string[], links: ListLinks, total: number, pages: number): string {
+/** postListBody as UTF-8 JSON pieces, around the items' own. */
+export function postListJson(key: string, items: readonly Uint8Array[], links: ListLinks, total: number, pages: number): Uint8Array[] {
   const rest = JSON.stringify(postListBody(key, [], links, total, pages));
-  // `{"<key>":[],` … : the items go between the brackets.
+  // `{"<key>":[],` … : the items go between the brackets, with commas between them.
   const open = JSON.stringify(key).length + 3;
-  return `${rest.slice(0, open)}${items.join(',')}${rest.slice(open)}`;
+  const out: Uint8Array[] = [utf8.encode(rest.slice(0, open))];
+  items.forEach((item, i) => {
+    if (i > 0) out.push(COMMA);
+    out.push(item);
+  });
+  out.push(utf8.encode(rest.slice(open)));
+  return out;
 }
+
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+const COMMA = utf8.encode(',');
 
 /** The envelope of the event, venue and organizer lists: the items first (`events`, `venues`…). */
 export function postListBody(key: string, items: unknown[], links: ListLinks, total: number, pages: number): Record<string, unknown> {
@@ -114,15 +133,23 @@ export function postListBody(key: string, items: unknown[], links: ListLinks, to
   };
 }
 
-/**
- * The start of every list: the storage's change counter first (so the list, read later, is
- * never older than its validator), then the arguments, the page and its size.
- */
-export async function beginList<S extends ArgSpecs>(call: Call, specs: S, input: Readonly<Record<string, unknown>>) {
-  const lastChange = await call.storage.lastChange();
+/** A list's parsed arguments, the page and its size. */
+export async function parseList<S extends ArgSpecs>(call: Call, specs: S, input: Readonly<Record<string, unknown>>) {
   const { values, sent } = await parseArgs(specs, input, call.args);
   const page = values.page as number;
   const perPage = Math.min(values.per_page as number, call.config.maxPerPage);
-  return { lastChange, values: values as ArgValues<S>, sent, page, perPage };
+  return { values: values as ArgValues<S>, sent, page, perPage };
+}
+
+/**
+ * A list's plan: the storage's change counter read first (so the list, read later, is never
+ * older than its validator), then the plan kept for the same arguments, or a new one
+ * (plan-cache.ts). `make` tells whether its plan may be kept.
+ */
+export async function planWithCache<P>(
+  call: Call, list: string, input: Readonly<Record<string, unknown>>, make: (lastChange: number) => Promise<{ plan: P; keep: boolean }>,
+): Promise<P> {
+  const lastChange = await call.storage.lastChange();
+  return call.config.plans.plan(call, list, lastChange, input, () => make(lastChange));
 }
 

@@ -7,15 +7,20 @@
 // gives a new key; they only stop being asked for.
 
 export interface RenderCache {
-  /** The JSON text kept for `key`, rendering and keeping it when there is none. */
-  json(key: string, render: () => unknown): string;
+  /** The JSON text kept for `key` as UTF-8 bytes, rendering and keeping it when there is none. */
+  json(key: string, render: () => unknown): Uint8Array;
   /** How many texts are kept. */
   readonly size: number;
 }
 
-/** A cache of at most `entries` texts; 0 keeps nothing (every call renders). */
+const utf8 = new TextEncoder();
+
+/**
+ * A cache of at most `entries` texts; 0 keeps nothing (every call renders). Texts are kept as
+ * UTF-8: what a response sends, encoded once.
+ */
 export function createRenderCache(entries: number): RenderCache {
-  const kept = new Map<string, string>();
+  const kept = new Map<string, Uint8Array>();
   return {
     json(key, render) {
       const found = kept.get(key);
@@ -25,7 +30,7 @@ export function createRenderCache(entries: number): RenderCache {
         kept.set(key, found);
         return found;
       }
-      const text = JSON.stringify(render());
+      const text = utf8.encode(JSON.stringify(render()));
       if (entries > 0) {
         if (kept.size >= entries) kept.delete(kept.keys().next().value!);
         kept.set(key, text);

@@ -10,7 +10,7 @@ import { termJson } from '../represent/term-json';
 import { withDescendants } from '../query/term-engine';
 import { beginCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
-import { beginList, listLinks, listResult, listViewKey, pageOffset, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
 import { checkPreconditions, listValidator, termValidator, withValidator, type Validated } from './validators';
@@ -54,9 +54,9 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     checkPreconditions(c.preconditions, () => current);
   };
 
-  const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan> => {
-    const call = beginCall(config, ctx);
-    const { lastChange, values, page, perPage } = await beginList(call, listArgs, input);
+  /** A term list's arguments, resolved (terms named by slug or name become ids) and normalised. */
+  const parseTermList = async (call: Call, input: Input, lastChange: number) => {
+    const { values, page, perPage } = await parseList(call, listArgs, input);
     const terms = termCollection(call.storage, taxonomy);
     // Terms named by id are those ids: a numeric value is never read as a slug or name, even
     // when a term has it as its slug (the reference passes the values on as ids).
@@ -83,29 +83,36 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       limit: perPage,
       offset: pageOffset(page, perPage),
     };
-    const listed = listValidator(lastChange, [taxonomy, query, values, listViewKey(call)]);
-    return {
-      validator: listed,
-      run: async (): Promise<ListResult> => {
-        const result = await terms.list(query);
-        const pages = totalPages(result.total, perPage);
-        const links = listLinks(`${call.links.apiRoot}/${taxonomy === 'category' ? 'categories' : 'tags'}/`, [
-          ['page', page], ['per_page', perPage], ['search', values.search], ['exclude', exclude?.join(',')],
-          ['include', include?.join(',')], ['order', values.order], ['orderby', values.orderby],
-          ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? (values.parent as number | undefined) : undefined],
-          ['event', eventId], ['slug', values.slug],
-        ], page, page < pages, page > 1);
-        // The term lists' own key order (behaviour.md §2.3).
-        return listResult({ body: {
-          rest_url: links.restUrl,
-          total: result.total,
-          total_pages: pages,
-          [taxonomy === 'category' ? 'categories' : 'tags']: result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count)),
-          ...(links.next ? { next_rest_url: links.next } : {}),
-          ...(links.previous ? { previous_rest_url: links.previous } : {}),
-        } }, links, result.total, pages, listed);
-      },
-    };
+    const validator = listValidator(lastChange, [taxonomy, query, values, listViewKey(call)]);
+    return { values, page, perPage, include, exclude, eventId, query, validator };
+  };
+
+  const runTermList = async (call: Call, p: Awaited<ReturnType<typeof parseTermList>>): Promise<ListResult> => {
+    const { values, page, perPage, include, exclude, eventId } = p;
+    const result = await termCollection(call.storage, taxonomy).list(p.query);
+    const pages = totalPages(result.total, perPage);
+    const links = listLinks(`${call.links.apiRoot}/${taxonomy === 'category' ? 'categories' : 'tags'}/`, [
+      ['page', page], ['per_page', perPage], ['search', values.search], ['exclude', exclude?.join(',')],
+      ['include', include?.join(',')], ['order', values.order], ['orderby', values.orderby],
+      ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? (values.parent as number | undefined) : undefined],
+      ['event', eventId], ['slug', values.slug],
+    ], page, page < pages, page > 1);
+    // The term lists' own key order (behaviour.md §2.3).
+    return listResult({ body: {
+      rest_url: links.restUrl,
+      total: result.total,
+      total_pages: pages,
+      [taxonomy === 'category' ? 'categories' : 'tags']: result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count)),
+      ...(links.next ? { next_rest_url: links.next } : {}),
+      ...(links.previous ? { previous_rest_url: links.previous } : {}),
+    } }, links, result.total, pages, p.validator);
+  };
+
+  const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan> => {
+    const call = beginCall(config, ctx);
+    // Term lists do not follow the clock: every plan may be kept.
+    const p = await planWithCache(call, taxonomy, input, async (lastChange) => ({ plan: await parseTermList(call, input, lastChange), keep: true }));
+    return { validator: p.validator, run: () => runTermList(call, p) };
   };
 
   return {

@@ -1,0 +1,17 @@
+import { createCalendar } from '@evcal/core';
+import { createMemoryStorage } from '@evcal/memory';
+import { createFetchHandler } from '@evcal/http';
+import { loadSnapshot } from './lib/records.mjs';
+import { BENCH_NOW_MS } from './lib/dataset.mjs';
+const storage = createMemoryStorage();
+storage.load(await loadSnapshot(10000, () => {}));
+const calendar = createCalendar({ storage, timezone: 'UTC', now: () => BENCH_NOW_MS });
+const wire = createFetchHandler(calendar, {})[Symbol.for('evcal.http.wire')];
+const url = 'http://127.0.0.1:8080/cal/events/v1/events?per_page=10';
+const mode = process.argv[2];
+const first = await wire(new Request(url));
+const req = mode === '304' ? new Request(url, { headers: { 'if-none-match': first.headers.etag } }) : new Request(url);
+for (let i = 0; i < 500; i++) await wire(req);
+const t = performance.now();
+for (let i = 0; i < 5000; i++) await wire(req);
+console.log(mode, ((performance.now() - t) / 5000 * 1000).toFixed(1), 'µs/request');
