@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { parseArgs, type ArgContext } from '../input/args';
 import { splitList, toPositiveInt } from '../input/wire-schemas';
 import type { LinkedPostKind } from '../query/linked-post-engine';
+import { remember } from './event-render';
 import { linkedPostWriteArgs } from './linked-post-args';
 
 export type LinkedRef =
@@ -32,7 +33,9 @@ export function validateLinkedValue(kind: LinkedPostKind) {
     if (value.kind === 'empty') return undefined;
     const collection = kind === 'venue' ? ctx.storage.venues : ctx.storage.organizers;
     const ids = value.refs.flatMap((ref) => ('id' in ref ? [ref.id] : []));
-    const existing = new Set((await collection.getMany(ids)).map((r) => r.id));
+    const records = ids.length ? await collection.getMany(ids) : [];
+    remember(ctx.memo, kind, records);
+    const existing = new Set(records.map((r) => r.id));
     for (const ref of value.refs) {
       if ('id' in ref) {
         if (!existing.has(ref.id)) return INVALID_PARAMETER;

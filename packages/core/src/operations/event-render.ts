@@ -10,11 +10,12 @@ import { eventValidator, withValidator, type Validated } from './validators';
 export async function loadRelated(call: Call, events: readonly EventRecord[]): Promise<Related> {
   const ids = relatedIds(events);
   const { storage } = call;
+  const memo = call.args.memo;
   const [venues, organizers, categories, tags, categoryCounts, tagCounts] = await Promise.all([
-    ids.venues.length ? storage.venues.getMany(ids.venues) : [],
-    ids.organizers.length ? storage.organizers.getMany(ids.organizers) : [],
-    ids.categories.length ? storage.categories.getMany(ids.categories) : [],
-    ids.tags.length ? storage.tags.getMany(ids.tags) : [],
+    recalled(memo, 'venue', ids.venues, (missing) => storage.venues.getMany(missing)),
+    recalled(memo, 'organizer', ids.organizers, (missing) => storage.organizers.getMany(missing)),
+    recalled(memo, 'category', ids.categories, (missing) => storage.categories.getMany(missing)),
+    recalled(memo, 'tag', ids.tags, (missing) => storage.tags.getMany(missing)),
     ids.categories.length ? storage.events.countByTerm('category', ids.categories, ['publish']) : new Map<number, number>(),
     ids.tags.length ? storage.events.countByTerm('tag', ids.tags, ['publish']) : new Map<number, number>(),
   ]);
@@ -26,6 +27,29 @@ export async function loadRelated(call: Call, events: readonly EventRecord[]): P
     categories: counted(categories, categoryCounts),
     tags: counted(tags, tagCounts),
   };
+}
+
+/**
+ * Records read (or written) earlier in the same call: a write's validation reads the venues,
+ * organizers and terms it names, and rendering its answer need not read them again. Only
+ * within one call, whose storage is one write transaction, where nothing else can change them.
+ */
+export function remember(memo: Map<string, unknown>, kind: 'venue' | 'organizer' | 'category' | 'tag', records: readonly { id: number }[]): void {
+  for (const r of records) memo.set(`${kind}:${r.id}`, r);
+}
+
+async function recalled<R extends { id: number }>(
+  memo: Map<string, unknown>, kind: string, ids: readonly number[], read: (ids: number[]) => Promise<readonly R[]>,
+): Promise<readonly R[]> {
+  if (ids.length === 0) return [];
+  const found: R[] = [];
+  const missing: number[] = [];
+  for (const id of ids) {
+    const r = memo.get(`${kind}:${id}`) as R | undefined;
+    if (r) found.push(r);
+    else missing.push(id);
+  }
+  return missing.length ? [...found, ...(await read(missing))] : found;
 }
 
 export interface RenderOptions extends Unlock {
@@ -56,8 +80,8 @@ export async function renderEventsJson(call: Call, events: readonly EventRecord[
 }
 
 /** Renders one event (single reads, and the answers of writes), with its validator. */
-export async function renderEvent(call: Call, event: EventRecord, options: RenderOptions = {}): Promise<Validated<EventJson>> {
-  const related = await loadRelated(call, [event]);
+export async function renderEvent(call: Call, event: EventRecord, options: RenderOptions = {}, loaded?: Related): Promise<Validated<EventJson>> {
+  const related = loaded ?? await loadRelated(call, [event]);
   return withValidator(renderWith(call, event, related, options), eventValidator(event, related));
 }
 

@@ -29,28 +29,37 @@ type Values = Record<string, unknown>;
 export type EventWriteMode = 'create' | 'replace' | 'patch';
 
 export async function createEvent(call: Call, input: Input): Promise<Record<string, unknown>> {
-  const record = await runWrite(call, async (c) => {
+  const { event, related } = await runWrite(call, async (c) => {
     const { values } = await parseArgs(eventWriteArgs('create'), input, c.args);
     requirePermission(c, c.permissions.can('edit_events'));
     const id = await c.storage.sequences.next('post');
-    const event = await applyEventWrite(c, blankEvent(id, call.principal?.id ?? 0), values, 'create');
-    await c.storage.events.insert(event);
-    return event;
+    const created = await applyEventWrite(c, blankEvent(id, call.principal?.id ?? 0), values, 'create');
+    await c.storage.events.insert(created);
+    return written(c, created);
   });
-  return renderEvent(call, record);
+  return renderEvent(call, event, {}, related);
+}
+
+/**
+ * An event as written, with what its answer embeds, read in the write's transaction: the
+ * venues, organizers and terms the write named were read by its validation already, so only
+ * the term counts (which the write changed) are read here.
+ */
+async function written(c: WriteCall, event: EventRecord) {
+  return { event, related: await loadRelated(c, [event]) };
 }
 
 /** POST/PUT (`replace`) or PATCH (`patch`) on `/events/{id}` or `/events/by-slug/{slug}`. */
 export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'patch', by: 'id' | 'slug'): Promise<Record<string, unknown>> {
-  const record = await runWrite(call, async (c) => {
+  const { event, related } = await runWrite(call, async (c) => {
     const { values } = await parseArgs(eventUpdateArgs(mode, by), input, c.args);
-    const event = await authorizeOnEvent(c, values, 'edit', by);
-    await checkEventPreconditions(c, event);
-    const updated = await applyEventWrite(c, event, values, mode);
+    const current = await authorizeOnEvent(c, values, 'edit', by);
+    await checkEventPreconditions(c, current);
+    const updated = await applyEventWrite(c, current, values, mode);
     await c.storage.events.replace(updated);
-    return updated;
+    return written(c, updated);
   });
-  return renderEvent(call, record);
+  return renderEvent(call, event, {}, related);
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, META_FIELDS, readArgs,
 } from './linked-post-args';
 import { listLinks, listResult, parseList, planWithCache, listViewKey, pageOffset, postListBody, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { remember } from './event-render';
 import { explicitDates, isUnlocked, type Unlock } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
 import { resolveImage } from './shared-args';
@@ -190,14 +191,18 @@ export async function createOrReuse(call: WriteCall, kind: LinkedPostKind, value
     limit: 1,
   })).items[0];
   if (duplicate) {
+    let kept = duplicate;
     if (call.permissions.canEdit(kind, duplicate)) {
-      const meta = await applyWrite(call, kind, duplicate, pick(values, [...META_FIELDS[kind], 'show_map', 'show_map_link', 'image', 'geo_lat', 'geo_lng']), 'patch');
-      await coll.replace(meta);
+      kept = await applyWrite(call, kind, duplicate, pick(values, [...META_FIELDS[kind], 'show_map', 'show_map_link', 'image', 'geo_lat', 'geo_lng']), 'patch');
+      await coll.replace(kept);
     }
+    remember(call.args.memo, kind, [kept]);
     return duplicate.id;
   }
   const id = await call.storage.sequences.next('post');
-  await coll.insert(await newLinkedPost(call, kind, id, values));
+  const created = await newLinkedPost(call, kind, id, values);
+  await coll.insert(created);
+  remember(call.args.memo, kind, [created]);
   return id;
 }
 

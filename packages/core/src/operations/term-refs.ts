@@ -8,6 +8,7 @@ import { foldText } from '../query/text-match';
 import type { Storage, TermCollection } from '../storage/storage';
 import { sanitizeSlug, uniqueSlug } from '../domain/slug';
 import { requirePermission, type Call, type WriteCall } from './call';
+import { remember } from './event-render';
 
 export function termCollection(storage: Storage, taxonomy: Taxonomy): TermCollection {
   return taxonomy === 'category' ? storage.categories : storage.tags;
@@ -75,7 +76,10 @@ export async function resolveTermsForWrite(call: WriteCall, taxonomy: Taxonomy, 
   const resolved: number[] = [];
   for (const ref of refs) {
     const term = isId(ref) ? byId.find((t) => t.id === Number(ref)) : byText.get(ref) ?? (await createNamedTerm(call, taxonomy, ref));
-    if (term && !resolved.includes(term.id)) resolved.push(term.id);
+    if (term && !resolved.includes(term.id)) {
+      resolved.push(term.id);
+      remember(call.args.memo, taxonomy, [term]);
+    }
   }
   return resolved;
 }
