@@ -3,6 +3,7 @@
 import type { ArgSpecs } from '@evcal/core';
 import { COMPONENTS } from './openapi-components';
 import { inputSchema } from './namespace-index';
+import { feedOperation, feedRoutes } from './ical-routes';
 import { routes, type Route } from './route-table';
 
 const INFO = {
@@ -53,8 +54,9 @@ const WRITE_CONDITIONS = {
 };
 
 /** How a route takes part in validators: reads answer 304, changes to an existing resource take preconditions. */
-function validation(route: Route, method: string): 'read' | 'change' | 'create' {
-  if (method === 'get') return 'read';
+function validation(route: Route, method: string): 'read' | 'feed' | 'change' | 'create' {
+  // iCalendar feeds have no validators yet.
+  if (method === 'get') return feedOperation(route.operation, null) ? 'feed' : 'read';
   return /\{(id|slug)\}/.test(route.path) ? 'change' : 'create';
 }
 
@@ -96,8 +98,8 @@ function operation(route: Route, method: string): Record<string, unknown> {
     responses: {
       [String(route.status)]: {
         description: route.summary,
-        headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } : { ETag: ETAG },
-        content: { 'application/json': { schema: successSchema(route) } },
+        ...(kind === 'feed' ? {} : { headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } : { ETag: ETAG } }),
+        content: successContent(route),
       },
       ...(kind === 'read' ? { '304': NOT_MODIFIED } : {}),
       ...Object.fromEntries(Object.entries(ERRORS).map(([code, description]) => [code, { description }])),
@@ -106,10 +108,18 @@ function operation(route: Route, method: string): Record<string, unknown> {
   };
 }
 
+/** The media types of a success: JSON, iCalendar for the feeds, and both where `Accept` chooses (ical-routes.ts). */
+function successContent(route: Route): Record<string, unknown> {
+  const calendar = { 'text/calendar': { schema: { type: 'string' } } };
+  if (feedOperation(route.operation, null) !== undefined) return calendar;
+  const json = { 'application/json': { schema: successSchema(route) } };
+  return feedOperation(route.operation, 'text/calendar') !== undefined ? { ...json, ...calendar } : json;
+}
+
 /** The OpenAPI document; `apiRoot` is the API root as the client reached it. */
 export function openApiDocument(apiRoot: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
+  for (const route of [...routes, ...feedRoutes]) {
     if (route.path === '') continue;
     const item = (paths[route.path] ??= {});
     for (const method of route.methods) item[method.toLowerCase()] = operation(route, method.toLowerCase());
