@@ -11,9 +11,11 @@ export function htmlToText(html: string): string {
     html
       .replace(/\r\n?/g, '\n')
       .replace(/<br\s*\/?>\s*/gi, '\n')
-      .replace(/<\/(?:p|div|h[1-6]|li|blockquote|pre|tr|section|article)>\s*/gi, '\n\n')
+      .replace(/<\/(?:p|div|h[1-6]|blockquote|pre|table|ul|ol|section|article)>\s*/gi, '\n\n')
+      .replace(/<\/(?:li|tr)>\s*/gi, '\n')
       .replace(/<li\b[^>]*>/gi, '- ')
-      .replace(/<[^>]*>/g, ''),
+      // A tag starts with a letter, / or !: "1 < 2" is text.
+      .replace(/<\/?[A-Za-z!][^>]*>/g, ''),
   )
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
     .replace(/[ \t]+\n/g, '\n')
@@ -21,9 +23,13 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-/** Stored content for a plain text read from a file: `&`, `<` and `>` escaped, so it reads back the same. */
+/**
+ * Stored content for a plain text read from a file, so that it reads back the same: `<` and
+ * `>` escaped, and `&` where it would start an entity (a lone `&` is stored as it is, as
+ * WordPress renders titles).
+ */
 export function textToHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text.replace(/&(?=#?[a-zA-Z0-9]+;)/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**
