@@ -77,6 +77,8 @@ export async function serveFeed(calendar: Calendar, operation: FeedOperationName
     headers: {
       ...FEED_HEADERS,
       ...request.headers,
+      // Readable by browser pages too: the CORS list (when the origin is allowed) and the feed's own.
+      'access-control-expose-headers': [request.headers['access-control-expose-headers'], FEED_EXPOSED].filter(Boolean).join(', '),
       'content-disposition': `inline; filename="${operation === 'events.feed' ? 'events' : 'event'}.ics"`,
       'x-evcal-feed-total': String(opened.total),
       'x-evcal-feed-truncated': opened.truncated ? 'true' : 'false',
@@ -91,8 +93,8 @@ const FEED_HEADERS = {
   'content-type': 'text/calendar; charset=utf-8',
   'x-content-type-options': 'nosniff',
   'x-robots-tag': 'noindex',
-  'access-control-expose-headers': 'X-Evcal-Feed-Total, X-Evcal-Feed-Truncated',
 };
+const FEED_EXPOSED = 'X-Evcal-Feed-Total, X-Evcal-Feed-Truncated';
 
 /** The chunks, with an error past the first one reported before it cuts the response. */
 async function* reported(chunks: AsyncIterable<string>, onError: (error: unknown) => void): AsyncGenerator<string> {

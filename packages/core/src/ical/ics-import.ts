@@ -6,11 +6,12 @@ import { isCalendarError } from '../errors';
 import { parseArgs } from '../input/args';
 import { POST_STATUSES, type EventRecord } from '../model/records';
 import type { Calendar } from '../operations/calendar';
-import { beginCall, withStorage, type Call } from '../operations/call';
+import { beginCall, type WriteCall } from '../operations/call';
 import type { CalendarConfig } from '../operations/config';
 import { eventWriteArgs } from '../operations/event-args';
 import { applyEventWrite, blankEvent } from '../operations/event-write';
 import { createNamedTerm } from '../operations/term-refs';
+import { runWrite } from '../operations/write';
 import type { Storage } from '../storage/storage';
 import { icsError } from './ics-lines';
 import { readIcs, type IcsEvent, type IcsSkipped } from './ics-reader';
@@ -48,8 +49,10 @@ export async function importIcs(target: Calendar | CalendarConfig, text: string,
   const author = options.author ?? 0;
   const call = beginCall(config, { principal: { id: author, capabilities: IMPORTER_CAPS } });
   const counts = { created: 0, updated: 0, unchanged: 0 };
-  const created = await config.storage.transaction(async (tx) => {
-    const c = withStorage(call, tx);
+  // One write transaction (run again from the start if a concurrent writer got in the way).
+  const created = await runWrite(call, async (c) => {
+    const tx = c.storage;
+    counts.created = counts.updated = counts.unchanged = 0;
     const before = await totals(tx);
     const byUid = await eventsByUid(tx);
     for (const item of contents.events) {
@@ -82,7 +85,7 @@ export async function importIcs(target: Calendar | CalendarConfig, text: string,
 const IMPORTER_CAPS = [...new Set(Object.values(DEFAULT_ROLES).flat())] as Capability[];
 
 /** The event after the file's values, validated like a create (or a PATCH of every field the file sets). */
-async function write(call: Call, item: IcsEvent, base: EventRecord, mode: 'create' | 'patch', status?: string): Promise<EventRecord> {
+async function write(call: WriteCall, item: IcsEvent, base: EventRecord, mode: 'create' | 'patch', status?: string): Promise<EventRecord> {
   const input = {
     title: item.title,
     description: textToHtml(item.description),
@@ -111,7 +114,7 @@ async function write(call: Call, item: IcsEvent, base: EventRecord, mode: 'creat
 }
 
 /** Category ids (as the write takes them) for names: an existing category of that name, else a new one. */
-async function categoryRefs(call: Call, names: readonly string[]): Promise<string[]> {
+async function categoryRefs(call: WriteCall, names: readonly string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const name of names) {
     const term = (await call.storage.categories.findByName(name))[0] ?? (await createNamedTerm(call, 'category', name));
@@ -120,9 +123,9 @@ async function categoryRefs(call: Call, names: readonly string[]): Promise<strin
   return ids;
 }
 
-/** Whether an update changes nothing but the modification time. */
+/** Whether an update changes nothing but the modification time (and the revision stamped with it). */
 function sameContent(a: EventRecord, b: EventRecord): boolean {
-  const strip = ({ modified: _m, modifiedUtc: _u, ...rest }: EventRecord) => JSON.stringify(rest);
+  const strip = ({ modified: _m, modifiedUtc: _u, revision: _r, ...rest }: EventRecord) => JSON.stringify(rest);
   return strip(a) === strip(b);
 }
 

@@ -2,15 +2,11 @@
 // apps replace their copy instead of keeping the old one.
 import type { EventRecord } from '../model/records';
 
-/** Where the count starts. */
-const EPOCH = Date.UTC(2000, 0, 1);
-
 /**
- * The event's SEQUENCE: the seconds between 2000-01-01 and its last change (`modifiedUtc`,
- * which every write sets), so it grows with every change and stays a 32-bit integer until
- * 2068. (It becomes the storage's change number once records carry one.)
+ * The event's SEQUENCE: its revision, the storage's change number of its last write. Every
+ * write raises it (also one that unlinks a venue, organizer or term the event showed), and
+ * it stays far below the 32-bit integers iCalendar allows.
  */
 export function sequenceOf(event: EventRecord): number {
-  const modified = Date.parse(`${event.modifiedUtc.replace(' ', 'T')}Z`);
-  return Number.isFinite(modified) ? Math.max(0, Math.floor((modified - EPOCH) / 1000)) : 0;
+  return event.revision;
 }
