@@ -260,7 +260,7 @@ async function runImport(args: readonly string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError('give exactly one file: evcal import <dataset.json | calendar.ics> --storage <url>');
+  if (positionals.length !== 1) throw new UsageError('give exactly one file, a dataset file or an iCalendar file: evcal import <dataset.json | calendar.ics> --storage <url>');
   const storage = (values.storage as string | undefined) ?? DEFAULT_STORAGE;
   const timezone = values.timezone as string | undefined;
   if (timezone !== undefined && !isValidZoneName(timezone)) throw new UsageError(`--timezone ${timezone}: not a time zone (an IANA name such as Europe/Rome, or UTC+2)`);
