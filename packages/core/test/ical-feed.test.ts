@@ -206,6 +206,9 @@ describe('the feed of GET /events', () => {
     expect(feed.query).not.toHaveProperty('offset');
     expect(feed.query).toMatchObject({ statuses: ['publish'], excludeHidden: true, search: ['jazz', 'cafe'] });
     expect(feed.maxEvents).toBe(10_000);
+    // The key of a validator: the same arguments give the same key, others (a password) another.
+    expect(JSON.stringify((await calendar.events.feed({ search: 'Jazz Café' }, anon)).key)).toBe(JSON.stringify(feed.key));
+    expect(JSON.stringify((await calendar.events.feed({ search: 'Jazz Café', password: 'x' }, anon)).key)).not.toBe(JSON.stringify(feed.key));
   });
 });
 

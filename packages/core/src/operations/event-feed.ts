@@ -26,6 +26,12 @@ export interface FeedOptions {
 export interface EventFeed {
   /** The storage query of the feed's events (as `GET /events` builds it), without paging. */
   readonly query: EventQuery;
+  /**
+   * Everything the feed's bytes depend on besides the stored records and the language: the
+   * query, what unlocks protected events, the caller, the addresses and the feed options. A
+   * validator is this with the storage's change counter (read before the feed was prepared).
+   */
+  readonly key: unknown;
   /** The most events the feed carries. */
   readonly maxEvents: number;
   /** Counts the matching events and starts the feed. */
@@ -48,7 +54,7 @@ export async function eventFeed(call: Call, input: Input, options: FeedOptions =
   const { values, sent } = await parseArgs(eventListArgs, input, call.args);
   const { query } = await buildQuery(call, values, sent, 1, 1);
   const { limit: _limit, offset: _offset, ...unpaged } = query;
-  return feedOf(call, unpaged, { password: values.password, context: values.context }, call.config.ical.maxEvents, options);
+  return feedOf(call, 'events', unpaged, { password: values.password, context: values.context }, call.config.ical.maxEvents, options);
 }
 
 /** `GET /events/{id}.ics` and `/events/by-slug/{slug}.ics`: one event, with the checks of a single read. */
@@ -62,7 +68,7 @@ export async function singleEventFeed(call: Call, input: Input, by: 'id' | 'slug
   const unlock = { password: values.password as string | undefined, context: values.context as string | undefined };
   assertReadable(call, event, unlock);
   const query: EventQuery = { statuses: [event.status], excludeHidden: false, ids: [event.id], sort: [{ field: 'id', direction: 'asc' }] };
-  return feedOf(call, query, unlock, 1, options);
+  return feedOf(call, 'event', query, unlock, 1, options);
 }
 
 // ---- helpers ----
@@ -70,9 +76,10 @@ export async function singleEventFeed(call: Call, input: Input, by: 'id' | 'slug
 /** Events read from storage at a time. */
 const PAGE_SIZE = 250;
 
-function feedOf(call: Call, query: EventQuery, unlock: Unlock, maxEvents: number, options: FeedOptions): EventFeed {
+function feedOf(call: Call, kind: 'events' | 'event', query: EventQuery, unlock: Unlock, maxEvents: number, options: FeedOptions): EventFeed {
   return {
     query,
+    key: [`${kind}.ics`, query, unlock, maxEvents, call.config.ical, call.links, call.principal?.id ?? 0, call.principal?.role ?? ''],
     maxEvents,
     async open() {
       const first = await call.storage.events.list({ ...query, limit: Math.min(PAGE_SIZE, maxEvents), offset: 0 });
