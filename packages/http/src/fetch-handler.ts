@@ -245,7 +245,7 @@ function notModified(etag: string, caching: Record<string, string>, common: Reco
   return { status: 304, headers: { ...common, etag, ...caching }, body: null };
 }
 
-/** `Vary`: the CORS origin when it selects the headers, and the credentials when they select the body. */
+/** `Vary`: the CORS origin when it selects the headers, the credentials when they select the body, and `Accept` where it selects JSON or iCalendar. */
 function vary(cors: string | undefined, authenticated: boolean, negotiated = false): string | undefined {
   return [cors, authenticated ? 'Authorization' : undefined, negotiated ? 'Accept' : undefined].filter(Boolean).join(', ') || undefined;
 }
