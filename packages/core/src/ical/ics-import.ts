@@ -50,7 +50,7 @@ export async function importIcs(target: Calendar | CalendarConfig, text: string,
   const call = beginCall(config, { principal: { id: author, capabilities: IMPORTER_CAPS } });
   const counts = { created: 0, updated: 0, unchanged: 0 };
   // One write transaction (run again from the start if a concurrent writer got in the way).
-  const created = await runWrite(call, async (c) => {
+  const added = await runWrite(call, async (c) => {
     const tx = c.storage;
     counts.created = counts.updated = counts.unchanged = 0;
     const before = await totals(tx);
@@ -76,7 +76,7 @@ export async function importIcs(target: Calendar | CalendarConfig, text: string,
     const after = await totals(tx);
     return { venues: after.venues - before.venues, categories: after.categories - before.categories };
   });
-  return { ...counts, ...created, skipped: contents.skipped };
+  return { ...counts, ...added, skipped: contents.skipped };
 }
 
 // ---- helpers ----
