@@ -1,11 +1,12 @@
 // The `evcal` command: serve, import, export, migrate.
 import { randomBytes } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { isValidZoneName } from '@evcal/core';
 import { LANGUAGES } from '@evcal/http';
 import { demoDataset } from './demo-dataset';
 import { parseUser, serve, type ServeUser } from './serve';
 import { DEFAULT_STORAGE, redact } from './storage-url';
-import { describeSummary, exportStorage, importFile, writeExport } from './transfer';
+import { describeIcsSummary, describeSkipped, describeSummary, exportStorage, importAnyFile, writeExport } from './transfer';
 import { migrateCommand } from './migrate-command';
 
 const HELP = `evcal — an event calendar over HTTP, compatible with The Events Calendar REST API v1
@@ -13,6 +14,9 @@ const HELP = `evcal — an event calendar over HTTP, compatible with The Events 
 Usage:
   evcal serve [options]                         serve the API
   evcal import <dataset.json> [--storage <url>] load a dataset into a storage
+  evcal import <calendar.ics> [--storage <url>] [--timezone <zone>]
+                                                add the events of an iCalendar file; importing
+                                                it again updates them (see docs/icalendar.md)
   evcal export [--storage <url>] [--output <file>]   write a storage's calendar as a dataset
   evcal migrate --from <API root URL> [--storage <url>] [options]
                                                 move in from a live site running The Events
@@ -54,6 +58,10 @@ Options of serve:
                              administrator token
   -h, --help                 this help
 
+Options of import (iCalendar files):
+  --timezone <zone>          the zone of times the file gives without one (default: the file's
+                             X-WR-TIMEZONE, else UTC)
+
 Options of migrate (see docs/migrating.md):
   --from <url>               the source's API root: https://site/wp-json/tribe/events/v1, or
                              https://site/?rest_route=/tribe/events/v1 with plain permalinks
@@ -83,6 +91,8 @@ Examples:
   evcal serve --base-path /wp-json --namespace tribe/events/v1 --storage sqlite:./data/site.db
   evcal export --storage sqlite:./data/evcal.db --output calendar.json
   evcal import calendar.json --storage 'postgres://evcal:secret@db.internal/evcal'
+  evcal import calendar.ics --storage sqlite:./data/evcal.db
+  curl http://127.0.0.1:8080/cal/events/v1/events.ics
   EVCAL_SOURCE_PASSWORD='abcd efgh ijkl mnop qrst uvwx' evcal migrate \
     --from https://events.example.org/wp-json/tribe/events/v1 --user admin --storage sqlite:./data/site.db
   curl http://127.0.0.1:8080/cal/events/v1/events
@@ -245,16 +255,20 @@ async function runServe(args: readonly string[]): Promise<number> {
 }
 
 async function runImport(args: readonly string[]): Promise<number> {
-  const { values, positionals } = options(args, { storage: { type: 'string' } }, true);
+  const { values, positionals } = options(args, { storage: { type: 'string' }, timezone: { type: 'string' } }, true);
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError('give exactly one dataset file: evcal import <dataset.json> --storage <url>');
+  if (positionals.length !== 1) throw new UsageError('give exactly one file, a dataset file or an iCalendar file: evcal import <dataset.json | calendar.ics> --storage <url>');
   const storage = (values.storage as string | undefined) ?? DEFAULT_STORAGE;
+  const timezone = values.timezone as string | undefined;
+  if (timezone !== undefined && !isValidZoneName(timezone)) throw new UsageError(`--timezone ${timezone}: not a time zone (an IANA name such as Europe/Rome, or UTC+2)`);
   const started = Date.now();
-  const summary = await importFile({ file: positionals[0]!, storage, progress: process.stderr });
-  process.stderr.write(`imported ${describeSummary(summary)} into ${redact(storage)} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const done = await importAnyFile({ file: positionals[0]!, storage, progress: process.stderr, ...(timezone ? { timezone } : {}) });
+  const described = done.kind === 'ical' ? describeIcsSummary(done.summary) : describeSummary(done.summary);
+  const skipped = done.kind === 'ical' ? describeSkipped(done.summary) : '';
+  process.stderr.write(`imported ${described} into ${redact(storage)} in ${((Date.now() - started) / 1000).toFixed(1)} s${skipped}\n`);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // `evcal import` and `evcal export`: move a calendar between storages as a dataset.
 import { readFile, writeFile } from 'node:fs/promises';
-import { createCalendar, type ImportSummary } from '@evcal/core';
+import { extname } from 'node:path';
+import { createCalendar, importIcs, isCalendarError, type ImportIcsSummary, type ImportSummary } from '@evcal/core';
 import { openStorage } from './storage-url';
 
 export interface ImportOptions {
@@ -10,9 +11,22 @@ export interface ImportOptions {
   readonly progress?: NodeJS.WriteStream;
 }
 
+/** What `evcal import` read: a dataset, or an iCalendar file. */
+export type FileImport = { readonly kind: 'dataset'; readonly summary: ImportSummary } | { readonly kind: 'ical'; readonly summary: ImportIcsSummary };
+
+/**
+ * Loads a file into a storage: an iCalendar file (`.ics`, or any file that starts with
+ * BEGIN:VCALENDAR) as events, else a JSON dataset.
+ */
+export async function importAnyFile(options: ImportOptions & { readonly timezone?: string }): Promise<FileImport> {
+  const text = await readFile(options.file, 'utf8');
+  if (isIcal(options.file, text)) return { kind: 'ical', summary: await importIcsText(text, options) };
+  return { kind: 'dataset', summary: await importFile(options, text) };
+}
+
 /** Loads a dataset file into a storage (validated like the create routes, ids kept). */
-export async function importFile(options: ImportOptions): Promise<ImportSummary> {
-  const dataset = JSON.parse(await readFile(options.file, 'utf8')) as unknown;
+export async function importFile(options: ImportOptions, text?: string): Promise<ImportSummary> {
+  const dataset = JSON.parse(text ?? await readFile(options.file, 'utf8')) as unknown;
   const storage = await openStorage(options.storage);
   try {
     const bar = options.progress?.isTTY ? progressBar(options.progress) : undefined;
@@ -37,6 +51,42 @@ export async function exportStorage(storage: string): Promise<string> {
 export async function writeExport(text: string, output: string | undefined): Promise<void> {
   if (output) await writeFile(output, text);
   else process.stdout.write(text);
+}
+
+/** The events of an iCalendar text into a storage, in one transaction; errors name the file and line. */
+async function importIcsText(text: string, options: ImportOptions & { readonly timezone?: string }): Promise<ImportIcsSummary> {
+  const storage = await openStorage(options.storage);
+  try {
+    return await importIcs(createCalendar({ storage, ...(options.timezone ? { timezone: options.timezone } : {}) }), text);
+  } catch (error) {
+    if (isCalendarError(error) && error.code === 'invalid_ical') throw new IcalFileError(`${options.file}, ${error.message}`);
+    throw error;
+  } finally {
+    await storage.close();
+  }
+}
+
+/** A file that could not be imported, named with its line. */
+export class IcalFileError extends Error {
+  override readonly name = 'IcalFileError';
+  readonly code = 'invalid_ical';
+}
+
+/** `12 events (10 new, 1 updated, 1 unchanged), 2 new venues, 3 new categories`. */
+export function describeIcsSummary(s: ImportIcsSummary): string {
+  const events = s.created + s.updated + s.unchanged;
+  return `${events} events (${s.created} new, ${s.updated} updated, ${s.unchanged} unchanged), ${s.venues} new venues, ${s.categories} new categories`;
+}
+
+/** `; skipped 2 (recurring "Standup" at line 40, cancelled "Gig" at line 61)`, or nothing. */
+export function describeSkipped(s: ImportIcsSummary): string {
+  const shown = s.skipped.slice(0, 3).map((x) => `${x.reason} "${x.title}" at line ${x.line}`);
+  if (s.skipped.length > shown.length) shown.push(`${s.skipped.length - shown.length} more`);
+  return s.skipped.length === 0 ? '' : `; skipped ${s.skipped.length} (${shown.join(', ')})`;
+}
+
+function isIcal(file: string, text: string): boolean {
+  return ['.ics', '.ical', '.icalendar', '.ifb'].includes(extname(file).toLowerCase()) || /^\uFEFF?\s*BEGIN:VCALENDAR/i.test(text.slice(0, 64));
 }
 
 export function describeSummary(s: ImportSummary): string {

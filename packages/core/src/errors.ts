@@ -50,7 +50,9 @@ export type CalendarErrorCode =
   /** The storage cannot be reached or is busy; retrying later may succeed. */
   | 'unavailable'
   /** A dataset could not be imported. details: { path, message } */
-  | 'invalid_dataset';
+  | 'invalid_dataset'
+  /** An iCalendar file could not be imported. details: { line, message } */
+  | 'invalid_ical';
 
 export interface CalendarErrorOptions {
   readonly details?: Readonly<Record<string, unknown>>;

@@ -4,7 +4,7 @@ export { createCalendar } from './operations/calendar';
 export type { Calendar, EventOperations } from './operations/calendar';
 export type { LinkedPostOperations } from './operations/linked-posts';
 export type { TermOperations } from './operations/terms';
-export type { CalendarOptions, CalendarConfig, ImageProvider, UserDirectory } from './operations/config';
+export type { CalendarOptions, CalendarConfig, IcalOptions, ImageProvider, UserDirectory } from './operations/config';
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
 export type { ListResult, ListPlan } from './operations/list-urls';
@@ -28,7 +28,7 @@ export type {
 } from './storage/storage';
 export { storageError, isStorageConflict } from './storage/storage-errors';
 export type { StorageErrorCode } from './storage/storage-errors';
-export { validatorOf, VALIDATOR, hash as hashText } from './operations/validators';
+export { validatorOf, VALIDATOR, hash as hashText, listValidator } from './operations/validators';
 export type { Preconditions, Validated } from './operations/validators';
 export type {
   EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, LinkedPostSortKey, LinkedEventCondition,
@@ -51,6 +51,13 @@ export type { ArgSpec, ArgSpecs, ArgContext, ArgValues, ArgInput } from './input
 export { eventListArgs, eventWriteArgs, eventReadArgs, eventPathIdArg, eventSlugArg } from './operations/event-args';
 export { linkedPostWriteArgs, linkedPostListArgs, linkedPostIdArg, linkedPostSlugArg, readArgs } from './operations/linked-post-args';
 export { termIdArg, termListArgs, termWriteArgs } from './operations/term-args';
+
+// iCalendar: feeds (`calendar.events.feed`) and import.
+export type { EventFeed, OpenedFeed, FeedOptions } from './operations/event-feed';
+export type { UidForm } from './ical/feed-writer';
+export { importIcs } from './ical/ics-import';
+export type { ImportIcsOptions, ImportIcsSummary } from './ical/ics-import';
+export type { IcsSkipped } from './ical/ics-reader';
 
 export { importDataset, exportDataset } from './dataset/dataset';
 export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';

@@ -8,8 +8,9 @@ import { namespaceIndex } from './namespace-index';
 import { openApiDocument } from './openapi';
 import { bodyParams, mergeParams, queryParams } from './request-params';
 import { entityTag, noneMatch, parseEntityTags, variantOf, writePreconditions } from './conditional';
+import { feedOperation, isNegotiated, matchFeedRoute, serveFeed } from './ical-routes';
 import { restRouteUrl, sitePathOf } from './rest-route';
-import { createRouter, type OperationName } from './route-table';
+import { createRouter, type FeedOperationName, type OperationName } from './route-table';
 import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
 import { translateDocument, translator, type Catalogue } from './i18n/translator';
 import type { RateLimit } from './rate-limit';
@@ -108,7 +109,9 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
     try {
       const path = pathWithin(url.pathname, prefix);
       if (path === undefined) return send(404, noRoute(t));
-      const { match, allowed } = router.match(path, head ? 'GET' : method);
+      // iCalendar addresses (`/events.ics`, …) first: `/events/by-slug/x.ics` is a feed, not the slug "x.ics".
+      const feedRoute = matchFeedRoute(path, head ? 'GET' : method);
+      const { match, allowed } = feedRoute.allowed.length ? feedRoute : router.match(path, head ? 'GET' : method);
       if (method === 'OPTIONS' && allowed.length > 0) {
         const preflight = request.headers.has('access-control-request-method') ? preflightHeaders(options.cors, origin, allowed) : {};
         if (Object.keys(preflight).length > 0) {
@@ -129,15 +132,22 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       const ctx: CallContext = { links: { siteUrl: siteRoot, apiRoot }, ...(principal ? { principal } : {}) };
       const params = mergeParams({ path: match.params, query, body: await bodyParams(request, maxBodyBytes) });
       const op = match.route.operation;
-      if (op === 'root') return send(200, documents(`root ${apiRoot} ${siteRoot}`, () => translateDocument(namespaceIndex(namespace, apiRoot, siteRoot), t)));
-      if (op === 'doc') return send(200, documents(`doc ${apiRoot}`, () => translateDocument(openApiDocument(apiRoot), t)));
-
       // Validators (RFC 9110 §13): reads answer 304 to a matching If-None-Match, writes to an
       // existing resource check If-Match / If-None-Match inside their transaction. Answers
       // wrapped by `_envelope` carry their status in the body: no 304 there.
-      const varies = vary(common.vary, options.authenticate !== undefined);
+      const varies = vary(common.vary, options.authenticate !== undefined, isNegotiated(op));
       const caching = { 'cache-control': principal ? 'private, no-cache' : 'no-cache', ...(varies ? { vary: varies } : {}) };
       const ifNoneMatch = envelope ? undefined : parseEntityTags(request.headers.get('if-none-match'));
+      const feed = feedOperation(op, request.headers.get('accept'));
+      if (feed) {
+        const headers = { ...common, ...caching };
+        return await serveFeed(calendar, feed, {
+          params, ctx, translate: t.message, headers, head, onError: (e) => onError(e, request), ifNoneMatch, variant: variantOf([t.language, 'ics']),
+        });
+      }
+      if (op === 'root') return send(200, documents(`root ${apiRoot} ${siteRoot}`, () => translateDocument(namespaceIndex(namespace, apiRoot, siteRoot), t)));
+      if (op === 'doc') return send(200, documents(`doc ${apiRoot}`, () => translateDocument(openApiDocument(apiRoot), t)));
+
       const plan = plans[op];
       if (plan) {
         const planned = await plan(params, ctx);
@@ -153,7 +163,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
         throw new CalendarError('precondition_required', msg('Changes need an If-Match header with the ETag of the resource as you read it.'));
       }
       const preconditions = writing ? writePreconditions(ifMatch, ifNoneMatch) : undefined;
-      const body = await operations[op](params, preconditions ? { ...ctx, preconditions } : ctx) as Record<string, unknown>;
+      const body = await operations[op as Exclude<OperationName, 'root' | 'doc' | FeedOperationName>](params, preconditions ? { ...ctx, preconditions } : ctx) as Record<string, unknown>;
       const validator = validatorOf(body);
       const etag = validator === undefined ? undefined
         : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, url.search, reading ? 'read' : 'write']), false);
@@ -192,7 +202,7 @@ function planTable(calendar: Calendar): Partial<Record<OperationName, Plan>> {
   };
 }
 
-function operationTable(calendar: Calendar): Record<Exclude<OperationName, 'root' | 'doc'>, Operation> {
+function operationTable(calendar: Calendar): Record<Exclude<OperationName, 'root' | 'doc' | FeedOperationName>, Operation> {
   const posts = (name: 'events' | 'venues' | 'organizers') => {
     const ops = calendar[name];
     return {
@@ -211,7 +221,7 @@ function operationTable(calendar: Calendar): Record<Exclude<OperationName, 'root
   };
   return {
     ...posts('events'), ...posts('venues'), ...posts('organizers'), ...terms('categories'), ...terms('tags'),
-  } as Record<Exclude<OperationName, 'root' | 'doc'>, Operation>;
+  } as Record<Exclude<OperationName, 'root' | 'doc' | FeedOperationName>, Operation>;
 }
 
 // ---- helpers ----
@@ -237,9 +247,9 @@ function notModified(etag: string, caching: Record<string, string>, common: Reco
   return { status: 304, headers: { ...common, etag, ...caching }, body: null };
 }
 
-/** `Vary`: the CORS origin when it selects the headers, and the credentials when they select the body. */
-function vary(cors: string | undefined, authenticated: boolean): string | undefined {
-  return [cors, authenticated ? 'Authorization' : undefined].filter(Boolean).join(', ') || undefined;
+/** `Vary`: the CORS origin when it selects the headers, the credentials when they select the body, and `Accept` where it selects JSON or iCalendar. */
+function vary(cors: string | undefined, authenticated: boolean, negotiated = false): string | undefined {
+  return [cors, authenticated ? 'Authorization' : undefined, negotiated ? 'Accept' : undefined].filter(Boolean).join(', ') || undefined;
 }
 
 /** X-TEC-* totals and an RFC 8288 Link header with the next and previous pages. */

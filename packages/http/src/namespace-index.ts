@@ -2,11 +2,12 @@
 // reference's route patterns, with each endpoint's arguments.
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { ArgSpec } from '@evcal/core';
+import { feedRoutes } from './ical-routes';
 import { routes, wordpressPattern, type Method, type Route } from './route-table';
 
 export function namespaceIndex(namespace: string, apiRoot: string, siteRoot: string): Record<string, unknown> {
   const byPath = new Map<string, Route[]>();
-  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  for (const route of [...routes, ...feedRoutes]) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   const described: Record<string, unknown> = {};
   for (const [path, group] of byPath) {
     const methods = [...new Set(group.flatMap((r) => r.methods))];

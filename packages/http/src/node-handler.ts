@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setClientAddress } from './client-address';
 import type { FetchHandler } from './fetch-handler';
-import { wireOf, type WireResponse } from './wire-response';
+import { isPieces, wireOf, type WireResponse } from './wire-response';
 
 /** What node:http, Express and Connect pass a request handler. */
 export type NodeHandler = (req: IncomingMessage & { body?: unknown; originalUrl?: string }, res: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -153,7 +153,7 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   res.end(body);
 }
 
-function writeWire(w: WireResponse, res: ServerResponse): void {
+async function writeWire(w: WireResponse, res: ServerResponse): Promise<void> {
   if (w.body === null) {
     res.writeHead(w.status, w.headers);
     res.end();
@@ -166,12 +166,53 @@ function writeWire(w: WireResponse, res: ServerResponse): void {
     res.end(bytes);
     return;
   }
+  if (!isPieces(w.body)) {
+    res.writeHead(w.status, w.headers);
+    await writeChunks(w.body, res);
+    return;
+  }
   // Pieces already encoded: written as they are, in one system call (the socket is corked).
   const pieces = w.body;
   res.writeHead(w.status, { ...w.headers, 'content-length': pieces.reduce((n, p) => n + p.byteLength, 0) });
   res.cork();
   for (const piece of pieces) res.write(piece);
   res.end();
+}
+
+/**
+ * Writes chunks as they come (chunked encoding), waiting for the socket to drain whenever it
+ * buffers, and stops reading them when the client goes away. A chunk that fails destroys the
+ * response, so the client sees it cut short instead of complete (the handler reported the error).
+ */
+async function writeChunks(chunks: AsyncIterable<string>, res: ServerResponse): Promise<void> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      if (res.destroyed) {
+        await iterator.return?.();
+        return;
+      }
+      const { done, value } = await iterator.next();
+      if (done) break;
+      if (!res.write(value)) await drained(res);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
+}
+
+/** Resolves when the response can take more, or is closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {

@@ -3,6 +3,7 @@
 import type { ArgSpecs } from '@evcal/core';
 import { COMPONENTS } from './openapi-components';
 import { inputSchema } from './namespace-index';
+import { feedOperation, feedRoutes } from './ical-routes';
 import { routes, type Route } from './route-table';
 
 const INFO = {
@@ -97,7 +98,7 @@ function operation(route: Route, method: string): Record<string, unknown> {
       [String(route.status)]: {
         description: route.summary,
         headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } : { ETag: ETAG },
-        content: { 'application/json': { schema: successSchema(route) } },
+        content: successContent(route),
       },
       ...(kind === 'read' ? { '304': NOT_MODIFIED } : {}),
       ...Object.fromEntries(Object.entries(ERRORS).map(([code, description]) => [code, { description }])),
@@ -106,10 +107,18 @@ function operation(route: Route, method: string): Record<string, unknown> {
   };
 }
 
+/** The media types of a success: JSON, iCalendar for the feeds, and both where `Accept` chooses (ical-routes.ts). */
+function successContent(route: Route): Record<string, unknown> {
+  const calendar = { 'text/calendar': { schema: { type: 'string' } } };
+  if (feedOperation(route.operation, null) !== undefined) return calendar;
+  const json = { 'application/json': { schema: successSchema(route) } };
+  return feedOperation(route.operation, 'text/calendar') !== undefined ? { ...json, ...calendar } : json;
+}
+
 /** The OpenAPI document; `apiRoot` is the API root as the client reached it. */
 export function openApiDocument(apiRoot: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
+  for (const route of [...routes, ...feedRoutes]) {
     if (route.path === '') continue;
     const item = (paths[route.path] ??= {});
     for (const method of route.methods) item[method.toLowerCase()] = operation(route, method.toLowerCase());

@@ -8,9 +8,12 @@ import {
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** The iCalendar feed routes' operations (ical-routes.ts). */
+export type FeedOperationName = 'events.feed' | 'events.feedOne' | 'events.feedBySlug';
+
 /** The calendar operation a route runs. */
 export type OperationName =
-  | 'root' | 'doc'
+  | 'root' | 'doc' | FeedOperationName
   | `${'events' | 'venues' | 'organizers'}.${'list' | 'create' | 'get' | 'getBySlug' | 'update' | 'updateBySlug' | 'patch' | 'patchBySlug' | 'delete' | 'deleteBySlug'}`
   | `${'categories' | 'tags'}.${'list' | 'create' | 'get' | 'update' | 'delete'}`;
 
@@ -79,7 +82,7 @@ export const routes: readonly Route[] = [
 
 /** `/events/{id}` as the reference writes route patterns: `/events/(?P<id>\d+)`. */
 export function wordpressPattern(path: string): string {
-  return path.replace('{id}', '(?P<id>\\d+)').replace('{slug}', '(?P<slug>[^/]+)');
+  return path.replace(/\./g, '\\.').replace('{id}', '(?P<id>\\d+)').replace('{slug}', '(?P<slug>[^/]+)');
 }
 
 export interface RouteMatch {

@@ -40,6 +40,7 @@ const WIRE: Record<CalendarErrorCode, WireError> = {
   precondition_required: { code: 'rest_precondition_required', status: 428 },
   unavailable: { code: 'rest_service_unavailable', status: 503 },
   invalid_dataset: { code: 'invalid-dataset', status: 400 },
+  invalid_ical: { code: 'invalid-ical', status: 400 },
 };
 
 export interface WireErrorBody {

@@ -8,9 +8,11 @@ export interface WireResponse {
   readonly headers: Readonly<Record<string, string>>;
   /**
    * The body: JSON text, or UTF-8 pieces to send one after the other (a list joined from its
-   * items' cached texts); null for none (HEAD, 204, 304).
+   * items' cached texts); null for none (HEAD, 204, 304); or text in chunks, sent as they come
+   * (an iCalendar feed), read once. A chunk that fails cuts the response: the client sees it
+   * end early rather than complete.
    */
-  readonly body: string | readonly Uint8Array[] | null;
+  readonly body: string | readonly Uint8Array[] | AsyncIterable<string> | null;
 }
 
 /**
@@ -27,12 +29,39 @@ const WIRE = Symbol.for('evcal.http.wire');
 export function fetchHandlerOf(wire: WireHandler): FetchHandler {
   const handler: FetchHandler = async (request) => {
     const w = await wire(request);
-    return new Response(typeof w.body === 'string' || w.body === null ? w.body : new Blob(w.body as Uint8Array<ArrayBuffer>[]), { status: w.status, headers: w.headers });
+    const body = w.body === null || typeof w.body === 'string' ? w.body
+      : isPieces(w.body) ? new Blob(w.body as Uint8Array<ArrayBuffer>[]) : streamOf(w.body);
+    return new Response(body, { status: w.status, headers: w.headers });
   };
   return Object.assign(handler, { [WIRE]: wire });
+}
+
+/** Whether a body is encoded pieces (a list) rather than chunks still to come (a feed). */
+export function isPieces(body: readonly Uint8Array[] | AsyncIterable<string>): body is readonly Uint8Array[] {
+  return Array.isArray(body);
 }
 
 /** The wire handler behind a fetch handler made by evcal, if it is one. */
 export function wireOf(handler: FetchHandler): WireHandler | undefined {
   return (handler as { [WIRE]?: WireHandler })[WIRE];
+}
+
+/** A web stream of UTF-8 bytes read from the chunks on demand; cancelling it stops them. */
+function streamOf(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await iterator.next();
+        if (done) controller.close();
+        else controller.enqueue(encoder.encode(value));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
 }

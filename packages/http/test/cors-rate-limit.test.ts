@@ -23,7 +23,8 @@ describe('CORS', () => {
     const h = handlerWith({ cors: { origins: ['https://app.example'] } });
     const ok = await get(h, '/events', { origin: 'https://app.example' });
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example');
-    expect(ok.headers.get('vary')).toBe('Origin');
+    // Accept too: GET /events answers iCalendar to clients that ask for it.
+    expect(ok.headers.get('vary')).toBe('Origin, Accept');
     expect(ok.headers.get('access-control-expose-headers')).toMatch(/X-TEC-Total/);
     const other = await get(h, '/events', { origin: 'https://evil.example' });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();

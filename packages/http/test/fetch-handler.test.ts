@@ -797,6 +797,8 @@ describe('the namespace root (§7.1)', () => {
       NS, `${NS}/doc`,
       ...linked('events'), ...linked('venues'), ...linked('organizers'),
       `${NS}/categories`, `${NS}/categories/(?P<id>\\d+)`, `${NS}/tags`, `${NS}/tags/(?P<id>\\d+)`,
+      // evcal's iCalendar feeds, after the reference's routes.
+      `${NS}/events\\.ics`, `${NS}/events/(?P<id>\\d+)\\.ics`, `${NS}/events/by-slug/(?P<slug>[^/]+)\\.ics`,
     ]);
   });
 
@@ -858,6 +860,7 @@ describe('/doc (§7.2)', () => {
     expect(Object.keys(paths)).toEqual([
       '/doc', ...linked('events'), ...linked('venues'), ...linked('organizers'),
       '/categories', '/categories/{id}', '/tags', '/tags/{id}',
+      '/events.ics', '/events/{id}.ics', '/events/by-slug/{slug}.ics',
     ]);
     for (const [path, item] of Object.entries(paths as Record<string, Record<string, unknown>>)) expect(item, path).toHaveProperty('get');
   });

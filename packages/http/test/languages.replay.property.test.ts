@@ -7,7 +7,7 @@ import { createCalendar, type Calendar } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bearerTokens, createLanguageHandler, LANGUAGES, routes, type FetchHandler } from '../src/index';
+import { bearerTokens, createLanguageHandler, feedRoutes, LANGUAGES, routes, type FetchHandler } from '../src/index';
 import { NOW, ORIGIN, request, SEED, TOKENS, toRequest, type FuzzRequest } from './support/requests';
 
 const OTHERS = LANGUAGES.filter((l) => l !== 'en');
@@ -36,6 +36,15 @@ async function answer(res: Response, language: string): Promise<Answer> {
     else if (name !== 'content-language') headers[name] = unprefix(value);
   });
   const raw = await res.text();
+  if (res.headers.get('content-type')?.startsWith('text/calendar')) {
+    // An iCalendar feed: its one text is the calendar's name (NAME and X-WR-CALNAME).
+    const texts: Record<string, string> = {};
+    const body = unprefix(raw).replace(/^(NAME|X-WR-CALNAME):(.*)$/gm, (_, name: string, value: string) => {
+      texts[name] = value;
+      return `${name}:<text>`;
+    });
+    return { status: res.status, headers, body, texts };
+  }
   const parsed: unknown = raw === '' ? '' : JSON.parse(raw);
   // With `_envelope` the answer is 200 and the real status and body are inside.
   const envelope = res.status === 200 && typeof parsed === 'object' && parsed !== null
@@ -111,7 +120,7 @@ function everyRoute(): FuzzRequest[] {
     tags: { name: 'Replayed tag' },
   };
   const out: FuzzRequest[] = [];
-  for (const route of routes) {
+  for (const route of [...routes, ...feedRoutes]) {
     const collection = route.path.split('/')[1] ?? '';
     const at = (method: string) => route.path
       .replace('{id}', (method === 'DELETE' ? deleted : ids)[collection] ?? '1').replace('{slug}', slugs[collection] ?? 'x');

@@ -20,7 +20,7 @@ const lineage = (json: string | null | undefined) => (json === null || json === 
 /** The columns a record is read from (not the folded search copies and keys). */
 const POST_COLUMNS = ['id', 'author_id', 'status', 'slug', 'password', 'title', 'description', 'excerpt', 'date', 'date_utc', 'modified', 'modified_utc', 'image', 'revision', 'lineage'] as const;
 export const EVENT_COLUMNS = [...POST_COLUMNS, 'parent_id', 'timezone', 'timezone_abbr', 'all_day', 'start_local', 'end_local', 'start_utc', 'end_utc',
-  'cost', 'currency_symbol', 'currency_position', 'currency_code', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'ticketed'] as const;
+  'cost', 'currency_symbol', 'currency_position', 'currency_code', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'ticketed', 'ical_uid'] as const;
 export const VENUE_COLUMNS = [...POST_COLUMNS, 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'show_map',
   'show_map_link', 'geo_lat', 'geo_lng'] as const;
 export const ORGANIZER_COLUMNS = [...POST_COLUMNS, 'phone', 'website', 'email'] as const;
@@ -74,6 +74,7 @@ export function eventRow(e: EventRecord): EventsTable {
     sticky: bit(e.sticky),
     featured: bit(e.featured),
     ticketed: e.ticketed === null ? null : bit(e.ticketed),
+    ical_uid: e.icalUid ?? null,
     start_offset: startOffset(e.startLocal, e.startUtc),
     search_text: `${title}${SEARCH_SEPARATOR}${description}${SEARCH_SEPARATOR}${excerpt}`,
   };
@@ -158,6 +159,7 @@ export function eventRecord(r: EventRow, links: EventLinks = NO_LINKS): EventRec
     tagIds: links.tagIds,
     venueIds: links.venueIds,
     organizerIds: links.organizerIds,
+    icalUid: r.ical_uid ?? undefined,
   };
 }
 

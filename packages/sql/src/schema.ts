@@ -52,6 +52,8 @@ export interface EventsTable extends PostColumns {
   sticky: number;
   featured: number;
   ticketed: number | null;
+  /** The UID of the iCalendar event it was imported from (migration 0004). */
+  ical_uid: string | null;
   /** Local start read as UTC minus start_utc (rows.ts startOffset). */
   start_offset: BigIntColumn;
   /** The folded title, description and excerpt joined by U+001F, indexed by trigrams (compile.ts search). */

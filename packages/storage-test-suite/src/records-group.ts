@@ -107,6 +107,18 @@ export function recordsGroup(ctx: SuiteContext): void {
       expect((await again.events.get(4))?.lineage ?? []).toEqual([]);
     });
 
+    it('keeps the iCalendar UID of an imported event, through replace and lists, and its absence', async () => {
+      const s = await ctx.fresh();
+      const imported = eventRecord(1, { icalUid: '12@other.example' });
+      await s.events.insert(imported);
+      await s.events.insert(eventRecord(2));
+      expect(await s.events.get(1)).toEqual(imported);
+      expect((await s.events.get(2))?.icalUid).toBeUndefined();
+      await s.events.replace({ ...imported, title: 'Renamed' });
+      const listed = await s.events.list({ statuses: ['publish'], excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }] });
+      expect(listed.items.map((e) => [e.id, e.title, e.icalUid])).toEqual([[1, 'Renamed', '12@other.example'], [2, 'Event 2', undefined]]);
+    });
+
     it('keeps venue coordinates and null ones', async () => {
       const s = await ctx.fresh();
       const located = venueRecord(1, { geoLat: 41.9028, geoLng: 12.4964 });

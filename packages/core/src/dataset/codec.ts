@@ -137,6 +137,7 @@ function encodeEvent(e: EventRecord): Record<string, unknown> {
     ...(e.ticketed !== null ? { ticketed: e.ticketed } : {}),
     categories: [...e.categoryIds], tags: [...e.tagIds], venue: [...e.venueIds], organizer: [...e.organizerIds],
     post_parent: e.parentId,
+    ...(e.icalUid ? { ical_uid: e.icalUid } : {}),
   };
 }
 
@@ -219,6 +220,7 @@ const eventSchema = v.object({
   venue: v.optional(ids, []),
   organizer: v.optional(ids, []),
   post_parent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+  ical_uid: v.optional(v.string()),
 });
 
 const venueSchema = v.object({
@@ -295,6 +297,7 @@ function decodeEvent(raw: unknown, path: string): EventRecord {
     tagIds: r.tags,
     venueIds: r.venue,
     organizerIds: r.organizer,
+    ...(r.ical_uid ? { icalUid: r.ical_uid } : {}),
   };
 }
 

@@ -90,6 +90,7 @@ export async function buildEvent(call: WriteCall, input: Record<string, unknown>
     ...recordExtras,
     post_parent: arg({ schema: v.union([v.literal(0), positiveInt]), description: 'parent event', type: 'integer' }),
     ticketed: arg({ schema: wpBoolean, description: 'whether the event has tickets', type: 'boolean' }),
+    ical_uid: arg({ schema: nonEmptyString, description: 'the UID of the iCalendar event it was imported from', type: 'string' }),
   } satisfies ArgSpecs;
   const values = await parseRecord(specs, raw, call, path);
   for (const [field, taxonomy] of [['categories', 'category'], ['tags', 'tag']] as const) {
@@ -112,6 +113,7 @@ export async function buildEvent(call: WriteCall, input: Record<string, unknown>
     ...(image ? { image } : {}),
     parentId,
     ...(values.ticketed !== undefined ? { ticketed: values.ticketed as boolean } : {}),
+    ...(values.ical_uid !== undefined ? { icalUid: values.ical_uid as string } : {}),
   };
 }
 

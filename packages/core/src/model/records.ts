@@ -97,6 +97,8 @@ export interface EventRecord extends PostRecord {
   readonly tagIds: readonly number[];
   readonly venueIds: readonly number[];
   readonly organizerIds: readonly number[];
+  /** The UID of the iCalendar event it was imported from (a new import of the file updates it); absent otherwise. */
+  readonly icalUid?: string;
 }
 
 export interface VenueRecord extends PostRecord {

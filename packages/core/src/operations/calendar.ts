@@ -3,6 +3,7 @@ import type { EncodedDataset } from '../dataset/codec';
 import { exportDataset, importDataset, type ImportOptions, type ImportSummary } from '../dataset/dataset';
 import { beginCall, type CallContext } from './call';
 import { resolveConfig, type CalendarConfig, type CalendarOptions } from './config';
+import { eventFeed, singleEventFeed, type EventFeed, type FeedOptions } from './event-feed';
 import { getEvent, getEventBySlug, planEventList } from './event-read';
 import { createEvent, deleteEvent, updateEvent } from './event-write';
 import { linkedPostOperations, type LinkedPostOperations } from './linked-posts';
@@ -32,6 +33,13 @@ export interface EventOperations {
   patchBySlug(input: Input, ctx?: CallContext): Promise<Json>;
   delete(input: Input, ctx?: CallContext): Promise<Json>;
   deleteBySlug(input: Input, ctx?: CallContext): Promise<Json>;
+  /**
+   * The iCalendar feed of the events `list` would show with the same arguments, every page of
+   * them up to `ical.maxEvents` (docs/icalendar.md): checked now, rendered when opened.
+   */
+  feed(input?: Input, ctx?: CallContext, options?: FeedOptions): Promise<EventFeed>;
+  /** The iCalendar feed of one event, with the checks of `get` (`getBySlug` with `by: 'slug'`). */
+  feedOne(input: Input, ctx?: CallContext, options?: FeedOptions & { by?: 'id' | 'slug' }): Promise<EventFeed>;
 }
 
 export interface Calendar {
@@ -74,6 +82,8 @@ export function createCalendar(options: CalendarOptions): Calendar {
       patchBySlug: (input, ctx) => updateEvent(call(ctx), input, 'patch', 'slug'),
       delete: (input, ctx) => deleteEvent(call(ctx), input, 'id'),
       deleteBySlug: (input, ctx) => deleteEvent(call(ctx), input, 'slug'),
+      feed: (input = {}, ctx, feedOptions) => eventFeed(call(ctx), input, feedOptions),
+      feedOne: (input, ctx, feedOptions) => singleEventFeed(call(ctx), input, feedOptions?.by ?? 'id', feedOptions),
     }),
     venues: scheduled(linkedPostOperations('venue', config)),
     organizers: scheduled(linkedPostOperations('organizer', config)),

@@ -7,6 +7,7 @@ import { resolveZone, type Zone } from '../time/zone';
 import { isAllowedUrl } from '../input/wire-schemas';
 import { createPlanCache, type PlanCache } from './plan-cache';
 import { createRenderCache, type RenderCache } from './render-cache';
+import type { UidForm } from '../ical/feed-writer';
 
 /** Resolves the `image` a client sends (an attachment id or a URL) to an image. */
 export interface ImageProvider {
@@ -75,6 +76,25 @@ export interface CalendarOptions {
    * @default 5000
    */
   readonly renderCache?: number;
+  /** iCalendar feeds (`/events.ics`). */
+  readonly ical?: IcalOptions;
+}
+
+/** How iCalendar feeds are written (docs/icalendar.md). */
+export interface IcalOptions {
+  /** The most events one feed carries; a feed with more matching events is cut and says so. @default 10000 */
+  readonly maxEvents?: number;
+  /**
+   * UIDs: `stable` is `<id>@<site host>`, unchanged when an event is rescheduled; `reference` is
+   * The Events Calendar's `<id>-<start>-<end>@<site host>`, which changes with the times (and
+   * leaves a duplicate in subscribed calendars after each reschedule).
+   * @default 'stable'
+   */
+  readonly uid?: UidForm;
+  /** The calendar's name in feeds ("Events of <name>", translated). @default the site's host name */
+  readonly name?: string;
+  /** How often subscribed apps should refresh, in minutes (REFRESH-INTERVAL, X-PUBLISHED-TTL). @default 60 */
+  readonly refreshMinutes?: number;
 }
 
 export interface CalendarConfig {
@@ -95,6 +115,7 @@ export interface CalendarConfig {
   readonly renderCache: RenderCache;
   /** Parsed lists, for lists asked again (plan-cache.ts). */
   readonly plans: PlanCache;
+  readonly ical: { readonly maxEvents: number; readonly uid: UidForm; readonly name: string | undefined; readonly refreshMinutes: number };
 }
 
 /** Accepts absolute http(s) URLs as given; refuses ids (there is no media library). */
@@ -112,6 +133,16 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
   for (const [name, n] of [['defaultPerPage', defaultPerPage], ['maxPerPage', maxPerPage]] as const) {
     if (!Number.isInteger(n) || n < 1) throw new TypeError(`evcal: limits.${name} must be a positive integer`);
   }
+  const ical = {
+    maxEvents: options.ical?.maxEvents ?? 10_000,
+    uid: options.ical?.uid ?? 'stable',
+    name: options.ical?.name,
+    refreshMinutes: options.ical?.refreshMinutes ?? 60,
+  };
+  for (const [name, n] of [['maxEvents', ical.maxEvents], ['refreshMinutes', ical.refreshMinutes]] as const) {
+    if (!Number.isInteger(n) || n < 1) throw new TypeError(`evcal: ical.${name} must be a positive integer`);
+  }
+  if (ical.uid !== 'stable' && ical.uid !== 'reference') throw new TypeError('evcal: ical.uid must be "stable" or "reference"');
   return {
     storage: options.storage,
     timezone,
@@ -132,5 +163,6 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     currency: { ...DEFAULT_CURRENCY, ...options.currency },
     renderCache: createRenderCache(options.renderCache ?? 5000),
     plans: createPlanCache(options.renderCache === 0 ? 0 : 512),
+    ical,
   };
 }

@@ -88,18 +88,23 @@ export async function findEventOrFail(call: Call, id: number): Promise<EventReco
 // ---- helpers ----
 
 /** The checks of a single read, in the reference's order (trash, access, password). */
-async function readable(call: Call, event: EventRecord, unlock: { password?: string; context?: string }) {
+export function assertReadable(call: Call, event: EventRecord, unlock: { password?: string; context?: string }): void {
   if (event.status === 'trash') throw new CalendarError('event_trashed', msg('This event is no longer available'));
   if (!call.permissions.canRead('event', event)) throw new CalendarError('event_not_accessible', msg('The requested event is not accessible'));
   if (!isUnlocked(call, 'event', event, unlock)) {
     throw new CalendarError('event_password_protected', msg('The requested event is not accessible without a password'));
   }
+}
+
+async function readable(call: Call, event: EventRecord, unlock: { password?: string; context?: string }) {
+  assertReadable(call, event, unlock);
   // JSON-LD is left out for protected events, and for unpublished ones read anonymously (§1.7).
   const jsonLd = event.password === '' && (event.status === 'publish' || call.principal !== undefined);
   return renderEvent(call, event, { ...unlock, jsonLd, single: true });
 }
 
-async function buildQuery(call: Call, values: ListValues, sent: ReadonlySet<string>, page: number, perPage: number) {
+/** The storage query of a list request (also the events of its iCalendar feed). */
+export async function buildQuery(call: Call, values: ListValues, sent: ReadonlySet<string>, page: number, perPage: number) {
   const site = call.config.zone;
   const include = values.include !== undefined;
   const window = dateWindow({

@@ -90,7 +90,8 @@ export function canManageTerms(call: Call, taxonomy: Taxonomy): boolean {
   return p.can('edit_events') && (taxonomy === 'category' ? p.can('publish_events') : p.can('manage_categories'));
 }
 
-async function createNamedTerm(call: WriteCall, taxonomy: Taxonomy, name: string): Promise<TermRecord> {
+/** Creates a term named `name` (with a unique slug), if the caller may manage terms. */
+export async function createNamedTerm(call: WriteCall, taxonomy: Taxonomy, name: string): Promise<TermRecord> {
   requirePermission(call, canManageTerms(call, taxonomy));
   const terms = termCollection(call.storage, taxonomy);
   const id = await call.storage.sequences.next('term');

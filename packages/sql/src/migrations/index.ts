@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { initial } from './0001-initial';
 import { listPaths } from './0002-list-paths';
 import { revisions } from './0003-revisions';
+import { icalUid } from './0004-ical-uid';
 import { lineage } from './0005-lineage';
 import { searchAndDayCounts } from './0006-search-and-day-counts';
 import type { EvcalMigration, MigrateOptions } from './types';
@@ -14,7 +15,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0001_initial': initial,
   '0002_list_paths': listPaths,
   '0003_revisions': revisions,
-  // 0004 is taken by work in progress on another branch.
+  '0004_ical_uid': icalUid,
   '0005_migrate': lineage,
   '0006_search_and_day_counts': searchAndDayCounts,
 };

@@ -1,0 +1,221 @@
+// Reads the events of an iCalendar file: each VEVENT as an evcal event (wall clocks in a zone,
+// the venue from LOCATION and GEO, organizer, categories), recurring ones set aside. Times
+// keep the zone they are written in when it is an IANA zone (named by TZID, with or without
+// a VTIMEZONE); a TZID that only its VTIMEZONE defines (Outlook's "W. Europe Standard Time")
+// is converted to the instant by ical.js and kept in the site zone.
+import ICAL from 'ical.js';
+import { formatWall, isRealWall, wallFromEpochUtc, wallToEpochUtc, type WallClock } from '../time/wall-clock';
+import { instantToWall, resolveZone, wallToInstant } from '../time/zone';
+import { icsError, parseIcs, type ParsedIcs } from './ics-lines';
+
+/** A VEVENT read as an event. */
+export interface IcsEvent {
+  /** The line of its BEGIN:VEVENT. */
+  readonly line: number;
+  readonly uid?: string;
+  readonly title: string;
+  /** Plain text. */
+  readonly description: string;
+  readonly allDay: boolean;
+  /** The zone of `start` and `end`. */
+  readonly timezone: string;
+  /** Wall clocks "YYYY-MM-DD HH:MM:SS" (all-day: the first and the last day, at midnight). */
+  readonly start: string;
+  readonly end: string;
+  readonly location?: { readonly name: string; readonly address: string; readonly lat?: number; readonly lng?: number };
+  readonly organizer?: { readonly name: string; readonly email: string };
+  readonly categories: readonly string[];
+  readonly url?: string;
+}
+
+/** A VEVENT not imported, and why. */
+export interface IcsSkipped {
+  readonly line: number;
+  readonly uid?: string;
+  readonly title: string;
+  /** `recurring`: it repeats (RRULE, RDATE) or overrides an occurrence (RECURRENCE-ID); `cancelled`: STATUS:CANCELLED. */
+  readonly reason: 'recurring' | 'cancelled';
+}
+
+export interface IcsContents {
+  readonly events: readonly IcsEvent[];
+  readonly skipped: readonly IcsSkipped[];
+}
+
+/**
+ * The events of an iCalendar text. `siteZone` is the zone of floating times and all-day events
+ * when the file names none (X-WR-TIMEZONE). Throws `invalid_ical` naming the line.
+ */
+export function readIcs(text: string, siteZone: string): IcsContents {
+  const parsed = parseIcs(text);
+  const events: IcsEvent[] = [];
+  const skipped: IcsSkipped[] = [];
+  for (const calendar of parsed.calendars) {
+    const zones = new Map<string, ICAL.Component>();
+    for (const vtz of calendar.getAllSubcomponents('vtimezone')) {
+      const tzid = vtz.getFirstPropertyValue('tzid');
+      if (typeof tzid !== 'string' || tzid === '') throw icsError(parsed.lineOf(vtz), 'VTIMEZONE without a TZID');
+      zones.set(tzid, vtz);
+    }
+    const named = calendar.getFirstPropertyValue('x-wr-timezone');
+    const fallback = typeof named === 'string' && resolveZone(named.trim()) ? named.trim() : siteZone;
+    const context: Context = { parsed, zones, fallback };
+    for (const vevent of calendar.getAllSubcomponents('vevent')) {
+      const read = readEvent(vevent, context);
+      if ('reason' in read) skipped.push(read);
+      else events.push(read);
+    }
+  }
+  return { events, skipped };
+}
+
+// ---- helpers ----
+
+interface Context {
+  readonly parsed: ParsedIcs;
+  readonly zones: ReadonlyMap<string, ICAL.Component>;
+  /** The zone of floating times and all-day events. */
+  readonly fallback: string;
+}
+
+/** A time as written: a date, a wall clock in a zone, or an instant (UTC, or a zone only a VTIMEZONE defines). */
+type Moment =
+  | { readonly kind: 'date'; readonly wall: WallClock }
+  | { readonly kind: 'wall'; readonly wall: WallClock; readonly zone: string }
+  | { readonly kind: 'instant'; readonly instant: number; readonly zone: string };
+
+function readEvent(vevent: ICAL.Component, ctx: Context): IcsEvent | IcsSkipped {
+  const line = ctx.parsed.lineOf(vevent);
+  const text = (name: string) => {
+    const value = vevent.getFirstPropertyValue(name);
+    return typeof value === 'string' ? value : undefined;
+  };
+  const uid = text('uid')?.trim() || undefined;
+  const title = text('summary')?.trim() || '(no title)';
+  const id = { line, ...(uid ? { uid } : {}), title };
+  if (vevent.hasProperty('rrule') || vevent.hasProperty('rdate') || vevent.hasProperty('recurrence-id')) return { ...id, reason: 'recurring' };
+  if (text('status')?.trim().toUpperCase() === 'CANCELLED') return { ...id, reason: 'cancelled' };
+
+  const dtstart = vevent.getFirstProperty('dtstart');
+  if (!dtstart) throw icsError(line, `VEVENT "${title}" has no DTSTART`);
+  const start = readMoment(dtstart, ctx);
+  const dtend = vevent.getFirstProperty('dtend');
+  const duration = vevent.getFirstProperty('duration');
+  const end = dtend ? readMoment(dtend, ctx) : duration ? addDuration(start, duration, ctx) : start;
+  if ((start.kind === 'date') !== (end.kind === 'date')) {
+    throw icsError(ctx.parsed.lineOf(dtend ?? dtstart), 'DTSTART and DTEND must both be dates or both be dates with times');
+  }
+  const times = start.kind === 'date' && end.kind === 'date' ? allDayTimes(start.wall, end.wall, ctx.fallback) : timedTimes(start, end);
+  if (!times) throw icsError(ctx.parsed.lineOf(dtend ?? duration ?? dtstart), `VEVENT "${title}" ends before it starts`);
+
+  const location = readLocation(vevent, ctx);
+  const organizer = readOrganizer(vevent);
+  const url = text('url')?.trim();
+  return {
+    ...id,
+    description: text('description')?.trim() ?? '',
+    ...times,
+    ...(location ? { location } : {}),
+    ...(organizer ? { organizer } : {}),
+    categories: [...new Set(vevent.getAllProperties('categories').flatMap((p) => p.getValues().map((c) => String(c).trim())).filter(Boolean))],
+    ...(url ? { url } : {}),
+  };
+}
+
+const DATE_VALUE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_VALUE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(Z?)$/;
+
+/** DTSTART or DTEND as written. */
+function readMoment(prop: ICAL.Property, ctx: Context): Moment {
+  const line = ctx.parsed.lineOf(prop);
+  const name = prop.name.toUpperCase();
+  const raw = prop.jCal[3];
+  const m = typeof raw === 'string' ? (prop.type === 'date' ? DATE_VALUE : DATE_TIME_VALUE).exec(raw) : null;
+  const wall = m && {
+    year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: Number(m[4] ?? 0), minute: Number(m[5] ?? 0), second: Number(m[6] ?? 0),
+  };
+  if (!m || !wall || !isRealWall(wall)) throw icsError(line, `${name} is not a valid date or date and time`);
+  if (prop.type === 'date') return { kind: 'date', wall };
+  if (m[7] === 'Z') return { kind: 'instant', instant: wallToEpochUtc(wall), zone: 'UTC' };
+  const tzid = prop.getParameter('tzid');
+  if (tzid === undefined || tzid === null || tzid === '') return { kind: 'wall', wall, zone: ctx.fallback };
+  const zoneName = String(Array.isArray(tzid) ? tzid[0] : tzid).trim();
+  const zone = ianaZoneOf(zoneName, ctx.zones.get(zoneName));
+  if (zone) return { kind: 'wall', wall, zone };
+  const vtz = ctx.zones.get(zoneName);
+  if (!vtz) throw icsError(line, `unknown time zone "${zoneName}" in ${name}: neither an IANA zone nor defined by a VTIMEZONE`);
+  const local = ICAL.Time.fromData({ ...wall, isDate: false });
+  const offset = new ICAL.Timezone(vtz).utcOffset(local);
+  return { kind: 'instant', instant: wallToEpochUtc(wall) - offset * 1000, zone: ctx.fallback };
+}
+
+/** The IANA zone a TZID names: itself, its VTIMEZONE's X-LIC-LOCATION, or the zone a prefixed TZID ends with (`/mozilla.org/…/Europe/Berlin`). */
+function ianaZoneOf(tzid: string, vtz: ICAL.Component | undefined): string | undefined {
+  const location = vtz?.getFirstPropertyValue('x-lic-location');
+  const segments = tzid.split('/').filter(Boolean);
+  const candidates = [tzid, typeof location === 'string' ? location.trim() : '', ...[3, 2, 1].map((n) => segments.slice(-n).join('/'))];
+  return candidates.find((c) => c !== '' && resolveZone(c) !== undefined);
+}
+
+/** DTEND from DTSTART and DURATION: days as calendar days, the rest as elapsed time. */
+function addDuration(start: Moment, prop: ICAL.Property, ctx: Context): Moment {
+  const d = prop.getFirstValue() as ICAL.Duration;
+  const sign = d.isNegative ? -1 : 1;
+  const days = sign * ((d.weeks ?? 0) * 7 + (d.days ?? 0));
+  const ms = sign * (((d.hours ?? 0) * 60 + (d.minutes ?? 0)) * 60 + (d.seconds ?? 0)) * 1000;
+  if (![days, ms].every(Number.isFinite)) throw icsError(ctx.parsed.lineOf(prop), 'DURATION is not a valid duration');
+  const shift = (w: WallClock) => wallFromEpochUtc(wallToEpochUtc(w) + days * 86_400_000);
+  if (start.kind === 'date') return { kind: 'date', wall: shift(start.wall) };
+  if (start.kind === 'instant') return { ...start, instant: start.instant + days * 86_400_000 + ms };
+  return { kind: 'instant', instant: wallToInstant(shift(start.wall), resolveZone(start.zone)!) + ms, zone: start.zone };
+}
+
+/** An all-day event: DTEND is the day after the last one (absent or not later: one day). */
+function allDayTimes(first: WallClock, endExclusive: WallClock, zone: string) {
+  const startMs = wallToEpochUtc(first);
+  const endMs = wallToEpochUtc(endExclusive);
+  if (endMs < startMs) return undefined;
+  const last = endMs === startMs ? first : wallFromEpochUtc(endMs - 86_400_000);
+  return { allDay: true, timezone: zone, start: formatWall(first), end: formatWall(last) };
+}
+
+/** A timed event in the zone of its start; the end moved into that zone when written in another. */
+function timedTimes(start: Moment, end: Moment) {
+  if (start.kind === 'date' || end.kind === 'date') return undefined;
+  const zone = resolveZone(start.zone)!;
+  const startMs = start.kind === 'wall' ? wallToInstant(start.wall, zone) : start.instant;
+  const endMs = end.kind === 'wall' ? wallToInstant(end.wall, resolveZone(end.zone)!) : end.instant;
+  if (endMs < startMs) return undefined;
+  const startWall = start.kind === 'wall' ? start.wall : instantToWall(start.instant, zone);
+  const endWall = end.kind === 'wall' && end.zone === start.zone ? end.wall : instantToWall(endMs, zone);
+  return { allDay: false, timezone: start.zone, start: formatWall(startWall), end: formatWall(endWall) };
+}
+
+/** The venue: LOCATION's first line as its name, the other lines as its address; GEO as its coordinates. */
+function readLocation(vevent: ICAL.Component, ctx: Context): IcsEvent['location'] {
+  const text = vevent.getFirstPropertyValue('location');
+  const lines = typeof text === 'string' ? text.split(/\r\n|\n|\r/).map((l) => l.trim()).filter(Boolean) : [];
+  if (lines.length === 0) return undefined;
+  const geoProp = vevent.getFirstProperty('geo');
+  const geo = geoProp?.getFirstValue() as unknown;
+  let coordinates: { lat: number; lng: number } | undefined;
+  if (geoProp) {
+    const [lat, lng] = Array.isArray(geo) ? geo.map(Number) : [];
+    if (lat === undefined || lng === undefined || !(Math.abs(lat) <= 90) || !(Math.abs(lng) <= 180)) {
+      throw icsError(ctx.parsed.lineOf(geoProp), 'GEO must be a latitude and a longitude, e.g. GEO:41.9;12.5');
+    }
+    coordinates = { lat, lng };
+  }
+  return { name: lines[0]!, address: lines.slice(1).join(', '), ...coordinates };
+}
+
+/** ORGANIZER;CN=Name:mailto:address (others, e.g. without an address, are left out). */
+function readOrganizer(vevent: ICAL.Component): IcsEvent['organizer'] {
+  const prop = vevent.getFirstProperty('organizer');
+  const value = prop?.getFirstValue();
+  const email = typeof value === 'string' ? /^mailto:(.+)$/i.exec(value.trim())?.[1]?.trim() : undefined;
+  if (!prop || !email) return undefined;
+  const cn = prop.getParameter('cn');
+  const name = String((Array.isArray(cn) ? cn[0] : cn) ?? '').trim();
+  return { name: name || email, email };
+}

@@ -1,0 +1,157 @@
+// iCalendar feeds of events: `GET /events.ics` takes the arguments of `GET /events` and sees
+// what that list would show (the same query, permissions, visibility and redaction), but
+// carries every matching event up to a cap instead of one page, walking the storage page by
+// page so memory stays flat. A feed is prepared first (arguments checked, the storage query
+// built) and opened later, so that a validator (ETag) can be computed from the query before
+// anything is rendered.
+import { english, msg, type Message } from '../messages';
+import { parseArgs, type ArgSpecs } from '../input/args';
+import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../model/records';
+import type { EventQuery, Page } from '../query/query-types';
+import { createFeedWriter, eventUid, type FeedWriter } from '../ical/feed-writer';
+import { postUrl } from '../represent/links';
+import type { Call } from './call';
+import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
+import { assertReadable, buildQuery, findEventOrFail } from './event-read';
+import { isUnlocked, type Unlock } from './post-access';
+
+type Input = Readonly<Record<string, unknown>>;
+
+export interface FeedOptions {
+  /** Turns the feed's texts (the calendar's name) into the caller's language. @default English */
+  readonly translate?: (message: Message) => string;
+}
+
+/** A feed whose arguments were checked, ready to be opened. */
+export interface EventFeed {
+  /** The storage query of the feed's events (as `GET /events` builds it), without paging. */
+  readonly query: EventQuery;
+  /**
+   * Everything the feed's bytes depend on besides the stored records and the language: the
+   * query, what unlocks protected events, the caller, the addresses and the feed options. A
+   * validator is this with the storage's change counter (read before the feed was prepared).
+   */
+  readonly key: unknown;
+  /** The most events the feed carries. */
+  readonly maxEvents: number;
+  /** Counts the matching events and starts the feed. */
+  open(): Promise<OpenedFeed>;
+}
+
+export interface OpenedFeed {
+  /** Events matching the query. */
+  readonly total: number;
+  /** Events in the feed: the total, or the cap when it was cut. */
+  readonly count: number;
+  /** Whether more events matched than the feed carries. */
+  readonly truncated: boolean;
+  /** The iCalendar text, a page of events per chunk; read it once. */
+  readonly body: AsyncIterable<string>;
+}
+
+/** `GET /events.ics`: the events `GET /events` would list with the same arguments, on every page. */
+export async function eventFeed(call: Call, input: Input, options: FeedOptions = {}): Promise<EventFeed> {
+  const { values, sent } = await parseArgs(eventListArgs, input, call.args);
+  const { query } = await buildQuery(call, values, sent, 1, 1);
+  const { limit: _limit, offset: _offset, ...unpaged } = query;
+  return feedOf(call, 'events', unpaged, { password: values.password, context: values.context }, call.config.ical.maxEvents, options);
+}
+
+/** `GET /events/{id}.ics` and `/events/by-slug/{slug}.ics`: one event, with the checks of a single read. */
+export async function singleEventFeed(call: Call, input: Input, by: 'id' | 'slug', options: FeedOptions = {}): Promise<EventFeed> {
+  const key: ArgSpecs = by === 'id' ? { id: eventPathIdArg } : { slug: eventSlugArg };
+  const specs: ArgSpecs = { ...key, ...eventReadArgs };
+  const { values } = await parseArgs(specs, input, call.args);
+  const event = by === 'id'
+    ? await findEventOrFail(call, values.id as number)
+    : (await call.storage.events.getBySlug(values.slug as string))!;
+  const unlock = { password: values.password as string | undefined, context: values.context as string | undefined };
+  assertReadable(call, event, unlock);
+  const query: EventQuery = { statuses: [event.status], excludeHidden: false, ids: [event.id], sort: [{ field: 'id', direction: 'asc' }] };
+  return feedOf(call, 'event', query, unlock, 1, options);
+}
+
+// ---- helpers ----
+
+/** Events read from storage at a time. */
+const PAGE_SIZE = 250;
+
+function feedOf(call: Call, kind: 'events' | 'event', query: EventQuery, unlock: Unlock, maxEvents: number, options: FeedOptions): EventFeed {
+  return {
+    query,
+    key: [`${kind}.ics`, query, unlock, maxEvents, call.config.ical, call.links, call.principal?.id ?? 0, call.principal?.role ?? ''],
+    maxEvents,
+    async open() {
+      const first = await call.storage.events.list({ ...query, limit: Math.min(PAGE_SIZE, maxEvents), offset: 0 });
+      const count = Math.min(first.total, maxEvents);
+      return { total: first.total, count, truncated: first.total > maxEvents, body: render(call, query, unlock, first, count, options) };
+    },
+  };
+}
+
+async function* render(call: Call, query: EventQuery, unlock: Unlock, first: Page<EventRecord>, count: number, options: FeedOptions): AsyncGenerator<string> {
+  const { config, links } = call;
+  const host = hostOf(links.siteUrl);
+  const site = config.zone.fixed ? undefined : config.timezone;
+  const name = (options.translate ?? english)(msg('Events of {calendar}', { calendar: config.ical.name ?? host }));
+  const writer = createFeedWriter({ name, refreshMinutes: config.ical.refreshMinutes, ...(site ? { timezone: site } : {}) });
+  yield writer.header();
+  // Pages are read by offset: an event written meanwhile may shift one into the next page twice.
+  const seen = new Set<number>();
+  let page = first;
+  let offset = 0;
+  for (;;) {
+    const events = page.items.slice(0, count - offset).filter((e) => !seen.has(e.id));
+    for (const e of events) seen.add(e.id);
+    if (events.length) yield await renderPage(call, writer, events, unlock, host);
+    offset += page.items.length;
+    if (offset >= count || page.items.length === 0) break;
+    page = await call.storage.events.list({ ...query, limit: Math.min(PAGE_SIZE, count - offset), offset });
+  }
+  yield writer.footer();
+}
+
+/** A page of VEVENTs, with what the caller may see of each (as the JSON list shows it). */
+async function renderPage(call: Call, writer: FeedWriter, events: readonly EventRecord[], unlock: Unlock, host: string): Promise<string> {
+  const related = await loadRelated(call, events);
+  const shown = <T extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', ids: readonly number[], from: ReadonlyMap<number, T>) =>
+    ids.map((id) => from.get(id)).find((post): post is T => post !== undefined && call.permissions.canRead(kind, post) && isUnlocked(call, kind, post, unlock));
+  const form = call.config.ical.uid;
+  return events.map((event) => {
+    const open = isUnlocked(call, 'event', event, unlock);
+    const venue = open ? shown('venue', event.venueIds, related.venues) : undefined;
+    const organizer = open ? shown('organizer', event.organizerIds, related.organizers) : undefined;
+    return writer.event(event, {
+      uid: eventUid(event, host, form),
+      url: postUrl(call.links, 'event', event),
+      description: open,
+      ...(venue ? { venue } : {}),
+      ...(organizer ? { organizer } : {}),
+      categories: open ? event.categoryIds.flatMap((id) => related.categories.get(id)?.name ?? []) : [],
+    });
+  }).join('');
+}
+
+/** The venues, organizers and categories a page of events names, in three storage calls. */
+async function loadRelated(call: Call, events: readonly EventRecord[]) {
+  const ids = (pick: (e: EventRecord) => readonly number[]) => [...new Set(events.flatMap(pick))];
+  const [venues, organizers, categories] = await Promise.all([
+    load(ids((e) => e.venueIds), (list) => call.storage.venues.getMany(list)),
+    load(ids((e) => e.organizerIds), (list) => call.storage.organizers.getMany(list)),
+    load(ids((e) => e.categoryIds), (list) => call.storage.categories.getMany(list)),
+  ]);
+  return { venues, organizers, categories };
+}
+
+async function load<T extends VenueRecord | OrganizerRecord | TermRecord>(ids: number[], get: (ids: number[]) => Promise<readonly T[]>): Promise<Map<number, T>> {
+  return new Map(ids.length ? (await get(ids)).map((r) => [r.id, r]) : []);
+}
+
+/** The host of the site's home URL, for UIDs. */
+function hostOf(siteUrl: string): string {
+  try {
+    return new URL(siteUrl).hostname || siteUrl;
+  } catch {
+    return siteUrl;
+  }
+}

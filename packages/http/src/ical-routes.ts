@@ -1,0 +1,118 @@
+// The iCalendar feeds over HTTP (docs/icalendar.md): `GET /events.ics`, `/events/{id}.ics`
+// and `/events/by-slug/{slug}.ics`, and `Accept: text/calendar` on `GET /events`,
+// `/events/{id}` and `/events/by-slug/{slug}`, which answer the same bytes. The feed routes
+// are data like the JSON routes (the namespace index and /doc list them); the fetch handler
+// asks here first, so `/events/by-slug/x.ics` is a feed and not the event with slug "x.ics".
+import Negotiator from 'negotiator';
+import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, listValidator, type Calendar, type CallContext, type Message } from '@evcal/core';
+import { entityTag, noneMatch, type EntityTags } from './conditional';
+import { createRouter, type FeedOperationName, type Method, type OperationName, type Route, type RouteMatch } from './route-table';
+import type { WireResponse } from './wire-response';
+
+const { page: _page, per_page: _perPage, ...feedListArgs } = eventListArgs;
+
+/** The feed routes, in the order the namespace index and /doc list them (after the JSON routes). */
+export const feedRoutes: readonly Route[] = [
+  {
+    path: '/events.ics', methods: ['GET'], operation: 'events.feed', args: feedListArgs, status: 200,
+    summary: 'The iCalendar feed of the events GET /events lists with the same parameters, every page of them up to the feed cap',
+  },
+  { path: '/events/{id}.ics', methods: ['GET'], operation: 'events.feedOne', args: { id: eventPathIdArg, ...eventReadArgs }, status: 200, summary: 'An event as iCalendar' },
+  { path: '/events/by-slug/{slug}.ics', methods: ['GET'], operation: 'events.feedBySlug', args: { slug: eventSlugArg, ...eventReadArgs }, status: 200, summary: 'An event as iCalendar, by slug' },
+];
+
+const router = createRouter(feedRoutes);
+
+/** The feed route of a `.ics` address, if it is one (`allowed` is empty otherwise). */
+export function matchFeedRoute(path: string, method: string): { match?: RouteMatch; allowed: readonly Method[] } {
+  return router.match(path, method);
+}
+
+/** The JSON operations that answer iCalendar to a client that asks for it. */
+const NEGOTIATED: Partial<Record<OperationName, FeedOperationName>> = {
+  'events.list': 'events.feed', 'events.get': 'events.feedOne', 'events.getBySlug': 'events.feedBySlug',
+};
+
+/**
+ * The feed operation a request runs: that of a feed route, or of an event route whose
+ * `Accept` prefers `text/calendar` to JSON and names it (a wildcard alone keeps JSON, as
+ * clients sending `*\/*` or `text/*` have always had it).
+ */
+export function feedOperation(operation: OperationName, accept: string | null): FeedOperationName | undefined {
+  if (operation === 'events.feed' || operation === 'events.feedOne' || operation === 'events.feedBySlug') return operation;
+  const feed = NEGOTIATED[operation];
+  if (!feed || !accept || !/text\/calendar/i.test(accept)) return undefined;
+  return new Negotiator({ headers: { accept } }).mediaType(['application/json', 'text/calendar']) === 'text/calendar' ? feed : undefined;
+}
+
+/** Whether an operation's answer depends on `Accept` (JSON or iCalendar): `Vary: Accept`. */
+export function isNegotiated(operation: OperationName): boolean {
+  return NEGOTIATED[operation] !== undefined;
+}
+
+export interface FeedRequest {
+  readonly params: Record<string, unknown>;
+  readonly ctx: CallContext;
+  /** Turns texts (the calendar's name) into the handler's language. */
+  readonly translate: (message: Message) => string;
+  /** Headers every response of the handler carries (CORS, Content-Language). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** HEAD: the headers only; no event is rendered. */
+  readonly head: boolean;
+  /** Told about an error that stops a feed after its first bytes were sent (the client sees a cut response). */
+  readonly onError: (error: unknown) => void;
+  /** The request's If-None-Match: a feed whose tag it names is answered 304 without being read. */
+  readonly ifNoneMatch: EntityTags | undefined;
+  /** What shapes the feed's bytes besides its arguments and the stored records (the language). */
+  readonly variant: string;
+}
+
+/**
+ * Runs a feed operation. Refusals (bad parameters, a protected or missing event) are thrown
+ * before anything is sent, so they reach the client as the JSON errors of every route.
+ */
+export async function serveFeed(calendar: Calendar, operation: FeedOperationName, request: FeedRequest): Promise<WireResponse> {
+  const options = { translate: request.translate };
+  // The change counter first: a feed read later is never older than its tag (as lists do).
+  const lastChange = await calendar.config.storage.lastChange();
+  const feed = operation === 'events.feed'
+    ? await calendar.events.feed(request.params, request.ctx, options)
+    : await calendar.events.feedOne(request.params, request.ctx, { ...options, by: operation === 'events.feedOne' ? 'id' : 'slug' });
+  // Subscribers poll: a feed that has not changed is answered 304 from its tag alone.
+  const etag = entityTag(listValidator(lastChange, feed.key), request.variant, true);
+  if (!noneMatch(request.ifNoneMatch, etag)) return { status: 304, headers: { ...request.headers, etag }, body: null };
+  const opened = await feed.open();
+  return {
+    status: 200,
+    headers: {
+      ...FEED_HEADERS,
+      ...request.headers,
+      // Readable by browser pages too: the CORS list (when the origin is allowed) and the feed's own.
+      'access-control-expose-headers': [request.headers['access-control-expose-headers'], FEED_EXPOSED].filter(Boolean).join(', '),
+      'content-disposition': `inline; filename="${operation === 'events.feed' ? 'events' : 'event'}.ics"`,
+      'x-evcal-feed-total': String(opened.total),
+      'x-evcal-feed-truncated': opened.truncated ? 'true' : 'false',
+      etag,
+    },
+    body: request.head ? null : reported(opened.body, request.onError),
+  };
+}
+
+// ---- helpers ----
+
+const FEED_HEADERS = {
+  'content-type': 'text/calendar; charset=utf-8',
+  'x-content-type-options': 'nosniff',
+  'x-robots-tag': 'noindex',
+};
+const FEED_EXPOSED = 'X-Evcal-Feed-Total, X-Evcal-Feed-Truncated';
+
+/** The chunks, with an error past the first one reported before it cuts the response. */
+async function* reported(chunks: AsyncIterable<string>, onError: (error: unknown) => void): AsyncGenerator<string> {
+  try {
+    yield* chunks;
+  } catch (error) {
+    onError(error);
+    throw error;
+  }
+}
