@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CalendarErrorCode, Principal } from '@evcal/core';
 import {
   POSTER, admin, anon, as, author, contributor, editor, eventInput, expectInvalid, ids, listedEventIds, makeCalendar,
-  refusal, subscriber, venueIds, type Json,
-} from './helpers';
+  refusal, subscriber, venueIds, type Json, at } from './helpers';
 
 /** A calendar with one venue, two organizers, a category and a tag. */
 async function setup() {
@@ -97,9 +96,9 @@ describe('create (§4.1)', () => {
   it.each(['description', 'excerpt'])('%s = "" clears the text on patch', async (field) => {
     const { calendar } = await setup();
     const created = await calendar.events.create(eventInput({ [field]: 'Some words' }), as(admin));
-    expect(created[field]).toContain('Some words');
+    expect(at(created, field)).toContain('Some words');
     const cleared = await calendar.events.patch({ id: created.id, [field]: '' }, as(admin));
-    expect(cleared[field]).toBe('');
+    expect(at(cleared, field)).toBe('');
   });
 
   it('names every invalid parameter at once', async () => {
@@ -207,7 +206,7 @@ describe('create (§4.1)', () => {
   it.each(['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'all_day'])('%s defaults to false', async (flag) => {
     const { calendar } = await setup();
     const event = await calendar.events.create(eventInput(), as(admin));
-    expect(event[flag]).toBe(false);
+    expect(at(event, flag)).toBe(false);
   });
 
   // §8.4(a): the WordPress boolean accepts true/false, 1/0 and those words or digits in any case.
@@ -227,7 +226,7 @@ describe('create (§4.1)', () => {
   ])('%s = %j reads back %s', async (flag, value, expected) => {
     const { calendar } = await setup();
     const event = await calendar.events.create(eventInput({ [flag]: value }), as(admin));
-    expect(event[flag]).toBe(expected);
+    expect(at(event, flag)).toBe(expected);
   });
 
   // §1.2 website: the permalink when never set, "" when set empty, else the URL.
@@ -457,11 +456,11 @@ describe('update with PATCH semantics (§4.7, evcal)', () => {
     const { calendar, event } = await fullEvent();
     const patched = await calendar.events.patch({ id: event.id, title: 'Renamed' }, as(admin));
     expect(patched.title).toBe('Renamed');
-    expect(patched[field]).toEqual(event[field]);
+    expect(at(patched, field)).toEqual(at(event, field));
     // A single GET adds json_ld to embedded venues and organizers; the rest is the same.
     const dropJsonLd = (v: unknown): unknown => (Array.isArray(v) ? v.map(dropJsonLd)
       : v && typeof v === 'object' && 'json_ld' in v ? (({ json_ld: _j, ...rest }) => rest)(v as Record<string, unknown>) : v);
-    expect(dropJsonLd((await calendar.events.get({ id: event.id }, as(admin)))[field])).toEqual(event[field]);
+    expect(dropJsonLd(at(await calendar.events.get({ id: event.id }, as(admin)), field))).toEqual(at(event, field));
   });
 
   it.each<[string, unknown, unknown]>([
@@ -474,12 +473,12 @@ describe('update with PATCH semantics (§4.7, evcal)', () => {
   ])('a patch that sends %s changes it and nothing else', async (field, value, expected) => {
     const { calendar, event } = await fullEvent();
     const patched = await calendar.events.patch({ id: event.id, [field]: value }, as(admin));
-    expect(patched[field]).toEqual(expected);
+    expect(at(patched, field)).toEqual(expected);
     const derived: Record<string, string[]> = {
       cost: ['cost_details'], timezone: ['timezone_abbr', 'utc_start_date', 'utc_end_date'],
     };
     for (const other of FIELDS.filter((f) => f !== field && !(derived[field] ?? []).includes(f))) {
-      expect(patched[other], other).toEqual(event[other]);
+      expect(at(patched, other), other).toEqual(at(event, other));
     }
   });
 });
@@ -505,7 +504,7 @@ describe('explicitly empty links and terms (§10.9, §4.1.5)', () => {
   it.each(['venue', 'organizer', 'categories', 'tags'])('an empty %s on create is no link', async (field) => {
     const { calendar } = await setup();
     const event = await calendar.events.create(eventInput({ [field]: [] }), as(admin));
-    expect(event[field]).toEqual([]);
+    expect(at(event, field)).toEqual([]);
   });
 
   // §4.6: a single venue id replaces the previous venue; an organizer list replaces the set.

@@ -121,3 +121,8 @@ export async function listedEventIds(calendar: Calendar, input: Record<string, u
 }
 
 export type Json = Record<string, unknown>;
+
+/** A field of a representation by a name known only at run time (test tables). */
+export function at(representation: object, key: string): unknown {
+  return (representation as Record<string, unknown>)[key];
+}

@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Calendar, CalendarErrorCode, LinkedPostOperations, Principal } from '@evcal/core';
 import {
   POSTER, admin, anon, as, author, contributor, ctxOf, editor, eventInput, expectInvalid, ids, makeCalendar, refusal,
-  venueIds, type Json, type Role,
-} from './helpers';
+  venueIds, type Json, type Role, at } from './helpers';
 
 type Kind = 'venue' | 'organizer';
 const KINDS: Kind[] = ['venue', 'organizer'];
@@ -48,7 +47,7 @@ describe('create (§4.4)', () => {
   ])('%s: %s = %j is stored as given', async (kind, field, value) => {
     const calendar = makeCalendar();
     const created = await ops(calendar, kind).create(named(kind, 'Name', { [field]: value }), as(admin));
-    expect(created[field]).toBe(value);
+    expect(at(created, field)).toBe(value);
   });
 
   // §4.4 / §5: contributors and above may create; the status is scaled back as for events (§4.1.1).
@@ -79,7 +78,7 @@ describe('create (§4.4)', () => {
     const calendar = makeCalendar();
     const created = await ops(calendar, kind).create(named(kind, 'Name'), as(admin));
     expect(created).not.toHaveProperty('json_ld');
-    expect(created[kind]).toBe('Name');
+    expect(at(created, kind)).toBe('Name');
     expect(created.id).toEqual(expect.any(Number));
   });
 
@@ -194,7 +193,7 @@ describe('update (§4.5)', () => {
   ])('%s: an omitted %s is kept', async (kind, field) => {
     const { calendar, post } = await seeded(kind);
     const updated = await ops(calendar, kind).update({ id: post.id }, as(admin));
-    expect(updated[field]).toEqual(post[field]);
+    expect(at(updated, field)).toEqual(at(post, field));
   });
 
   // §4.5: fields reset when omitted (status scale-back, map flags true, image removed, stateprovince recomputed).
@@ -208,10 +207,10 @@ describe('update (§4.5)', () => {
     ['organizer', 'image', undefined],
   ])('%s: an omitted %s is reset', async (kind, field, expected) => {
     const { calendar, post } = await seeded(kind);
-    expect(post[field]).not.toEqual(expected);
+    expect(at(post, field)).not.toEqual(expected);
     const updated = await ops(calendar, kind).update({ id: post.id }, as(admin));
-    expect(updated[field]).toEqual(expected);
-    expect((await ops(calendar, kind).get({ id: post.id }, as(admin)))[field]).toEqual(expected);
+    expect(at(updated, field)).toEqual(expected);
+    expect(at(await ops(calendar, kind).get({ id: post.id }, as(admin)), field)).toEqual(expected);
   });
 
   it('venue: stateprovince is recomputed from the state, province and country sent', async () => {
@@ -228,7 +227,7 @@ describe('update (§4.5)', () => {
     const { calendar, post } = await seeded(kind);
     const patched = await ops(calendar, kind).patch({ id: post.id, phone: '999' }, as(admin));
     expect(patched.phone).toBe('999');
-    expect(patched[field]).toEqual(post[field]);
+    expect(at(patched, field)).toEqual(at(post, field));
   });
 
   it.each<[Kind, string, Role, CalendarErrorCode]>([

@@ -77,7 +77,7 @@ describe.skipIf(!HAVE_FIXTURES)('migrating a recorded reference site', () => {
     const withoutCount = ({ count: _, ...term }: Json) => term;
     for (const [kind, list] of [['categories', recorded.categories], ['tags', recorded.tags]] as const) {
       const { body } = await cal[kind].list({ per_page: 50, hide_empty: false }, admin);
-      expect((body[kind] as Json[]).map(withoutCount), kind).toEqual([...list].sort((a, b) => a.name.localeCompare(b.name)).map(withoutCount));
+      expect(((body as Record<string, unknown>)[kind] as Json[]).map(withoutCount), kind).toEqual([...list].sort((a, b) => a.name.localeCompare(b.name)).map(withoutCount));
     }
   });
 

@@ -9,46 +9,56 @@ import { createEvent, deleteEvent, updateEvent } from './event-write';
 import { linkedPostOperations, type LinkedPostOperations } from './linked-posts';
 import { createScheduler } from './scheduler';
 import type { ListPlan, ListResult } from './list-urls';
+import type {
+  EventCreateInput, EventDeleteBySlugInput, EventDeleteInput, EventGetBySlugInput, EventGetInput, EventListInput,
+  EventUpdateBySlugInput, EventUpdateInput, OrganizerWriteInput, VenueWriteInput,
+} from './inputs';
+import type {
+  CategoryListJson, EventJson, EventListJson, OrganizerJson, OrganizerListJson, TagListJson, VenueJson, VenueListJson,
+} from '../represent/schemas';
+import type { Validated } from './validators';
 import { termOperations, type TermOperations } from './terms';
 
 type Input = Readonly<Record<string, unknown>>;
-type Json = Record<string, unknown>;
+type Json = Validated<EventJson>;
 
 /**
  * The operations of `/events`. Each takes the request parameters as one object (path
- * parameters included: `{ id: 12, password: '…' }`) and returns the wire representation.
+ * parameters included: `{ id: 12, password: '…' }`), typed from the declarations that
+ * validate them, and returns the wire representation, typed from its schema
+ * (represent/schemas.ts). Every representation carries its validator (`validatorOf`).
  */
 export interface EventOperations {
-  list(input?: Input, ctx?: CallContext): Promise<ListResult>;
+  list(input?: EventListInput, ctx?: CallContext): Promise<ListResult<EventListJson>>;
   /** The list parsed and validated, with its validator, before it is read (see ListPlan). */
-  planList(input?: Input, ctx?: CallContext): Promise<ListPlan>;
-  get(input: Input, ctx?: CallContext): Promise<Json>;
-  getBySlug(input: Input, ctx?: CallContext): Promise<Json>;
-  create(input: Input, ctx?: CallContext): Promise<Json>;
+  planList(input?: EventListInput, ctx?: CallContext): Promise<ListPlan<EventListJson>>;
+  get(input: EventGetInput, ctx?: CallContext): Promise<Json>;
+  getBySlug(input: EventGetBySlugInput, ctx?: CallContext): Promise<Json>;
+  create(input: EventCreateInput, ctx?: CallContext): Promise<Json>;
   /** POST/PUT on an existing event: omitted fields take their defaults, as the reference does. */
-  update(input: Input, ctx?: CallContext): Promise<Json>;
-  updateBySlug(input: Input, ctx?: CallContext): Promise<Json>;
+  update(input: EventUpdateInput, ctx?: CallContext): Promise<Json>;
+  updateBySlug(input: EventUpdateBySlugInput, ctx?: CallContext): Promise<Json>;
   /** PATCH: only the fields sent change. */
-  patch(input: Input, ctx?: CallContext): Promise<Json>;
-  patchBySlug(input: Input, ctx?: CallContext): Promise<Json>;
-  delete(input: Input, ctx?: CallContext): Promise<Json>;
-  deleteBySlug(input: Input, ctx?: CallContext): Promise<Json>;
+  patch(input: EventUpdateInput, ctx?: CallContext): Promise<Json>;
+  patchBySlug(input: EventUpdateBySlugInput, ctx?: CallContext): Promise<Json>;
+  delete(input: EventDeleteInput, ctx?: CallContext): Promise<Json>;
+  deleteBySlug(input: EventDeleteBySlugInput, ctx?: CallContext): Promise<Json>;
   /**
    * The iCalendar feed of the events `list` would show with the same arguments, every page of
    * them up to `ical.maxEvents` (docs/icalendar.md): checked now, rendered when opened.
    */
-  feed(input?: Input, ctx?: CallContext, options?: FeedOptions): Promise<EventFeed>;
+  feed(input?: EventListInput, ctx?: CallContext, options?: FeedOptions): Promise<EventFeed>;
   /** The iCalendar feed of one event, with the checks of `get` (`getBySlug` with `by: 'slug'`). */
-  feedOne(input: Input, ctx?: CallContext, options?: FeedOptions & { by?: 'id' | 'slug' }): Promise<EventFeed>;
+  feedOne(input: EventGetInput | EventGetBySlugInput, ctx?: CallContext, options?: FeedOptions & { by?: 'id' | 'slug' }): Promise<EventFeed>;
 }
 
 export interface Calendar {
   readonly config: CalendarConfig;
   readonly events: EventOperations;
-  readonly venues: LinkedPostOperations;
-  readonly organizers: LinkedPostOperations;
-  readonly categories: TermOperations;
-  readonly tags: TermOperations;
+  readonly venues: LinkedPostOperations<VenueJson, VenueListJson, VenueWriteInput>;
+  readonly organizers: LinkedPostOperations<OrganizerJson, OrganizerListJson, OrganizerWriteInput>;
+  readonly categories: TermOperations<CategoryListJson>;
+  readonly tags: TermOperations<TagListJson>;
   /** Loads a dataset (ids kept), validated like the create routes, in one transaction. */
   importDataset(dataset: unknown, options?: ImportOptions): Promise<ImportSummary>;
   /** The whole calendar as a dataset: every field, ids and sequences kept. */

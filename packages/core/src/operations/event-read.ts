@@ -14,12 +14,13 @@ import { isUnlocked } from './post-access';
 import { visibility } from './status-filter';
 import { termFilterIds } from './term-refs';
 import { listValidator, type Validated } from './validators';
+import type { EventJson, EventListJson } from '../represent/schemas';
 
 type Input = Readonly<Record<string, unknown>>;
 type ListValues = ArgValues<typeof eventListArgs>;
 
 /** `GET /events`: parsed, validated and normalised; read by `run`. */
-export async function planEventList(call: Call, input: Input): Promise<ListPlan> {
+export async function planEventList(call: Call, input: Input): Promise<ListPlan<EventListJson>> {
   const p = await planWithCache(call, 'events', input, async (lastChange) => {
     const { values, sent, page, perPage } = await parseList(call, eventListArgs, input);
     const built = await buildQuery(call, values, sent, page, perPage);
@@ -34,7 +35,7 @@ export async function planEventList(call: Call, input: Input): Promise<ListPlan>
 
 async function listEvents(
   call: Call, values: ListValues, { query, shown, visible }: Awaited<ReturnType<typeof buildQuery>>, page: number, perPage: number, validator: string,
-): Promise<ListResult> {
+): Promise<ListResult<EventListJson>> {
   const result = await call.storage.events.list(query);
   if (result.items.length === 0 && page > 1) {
     throw new CalendarError('event_page_not_found', msg('The requested event archive page does not exist'));
@@ -55,18 +56,18 @@ async function listEvents(
     ['featured', values.featured === undefined ? undefined : values.featured ? 1 : 0],
   ], page, page < pages, page > 1 && page - 1 <= pages);
   const events = await renderEventsJson(call, result.items, { password: values.password, context: values.context });
-  return listResult({ chunks: postListJson('events', events, links, result.total, pages) }, links, result.total, pages, validator);
+  return listResult<EventListJson>({ chunks: postListJson('events', events, links, result.total, pages) }, links, result.total, pages, validator);
 }
 
 /** `GET /events/{id}`. */
-export async function getEvent(call: Call, input: Input): Promise<Validated<Record<string, unknown>>> {
+export async function getEvent(call: Call, input: Input): Promise<Validated<EventJson>> {
   const { values } = await parseArgs({ id: eventPathIdArg, ...eventReadArgs }, input, call.args);
   const event = await findEventOrFail(call, values.id!);
   return readable(call, event, values);
 }
 
 /** `GET /events/by-slug/{slug}`. */
-export async function getEventBySlug(call: Call, input: Input): Promise<Validated<Record<string, unknown>>> {
+export async function getEventBySlug(call: Call, input: Input): Promise<Validated<EventJson>> {
   const { values } = await parseArgs({ slug: eventSlugArg, ...eventReadArgs }, input, call.args);
   const event = (await call.storage.events.getBySlug(values.slug!))!;
   return readable(call, event, values);

@@ -21,14 +21,15 @@ import { explicitDates } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
 import { passwordArg, resolveImage } from './shared-args';
 import { resolveTermsForWrite } from './term-refs';
-import { checkPreconditions, eventValidator, needsValidator } from './validators';
+import { checkPreconditions, eventValidator, needsValidator, type Validated } from './validators';
 import { runWrite } from './write';
+import type { EventJson } from '../represent/schemas';
 
 type Input = Readonly<Record<string, unknown>>;
 type Values = Record<string, unknown>;
 export type EventWriteMode = 'create' | 'replace' | 'patch';
 
-export async function createEvent(call: Call, input: Input): Promise<Record<string, unknown>> {
+export async function createEvent(call: Call, input: Input): Promise<Validated<EventJson>> {
   const { event, related } = await runWrite(call, async (c) => {
     const { values } = await parseArgs(eventWriteArgs('create'), input, c.args);
     requirePermission(c, c.permissions.can('edit_events'));
@@ -50,7 +51,7 @@ async function written(c: WriteCall, event: EventRecord) {
 }
 
 /** POST/PUT (`replace`) or PATCH (`patch`) on `/events/{id}` or `/events/by-slug/{slug}`. */
-export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'patch', by: 'id' | 'slug'): Promise<Record<string, unknown>> {
+export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'patch', by: 'id' | 'slug'): Promise<Validated<EventJson>> {
   const { event, related } = await runWrite(call, async (c) => {
     const { values } = await parseArgs(eventUpdateArgs(mode, by), input, c.args);
     const current = await authorizeOnEvent(c, values, 'edit', by);
@@ -72,7 +73,7 @@ export function eventUpdateArgs(mode: 'replace' | 'patch', by: 'id' | 'slug'): A
 }
 
 /** DELETE: moves the event to the trash; 410 when it already is there. */
-export async function deleteEvent(call: Call, input: Input, by: 'id' | 'slug'): Promise<Record<string, unknown>> {
+export async function deleteEvent(call: Call, input: Input, by: 'id' | 'slug'): Promise<Validated<EventJson>> {
   const key: ArgSpecs = by === 'id' ? { id: eventPathIdArg } : { slug: eventSlugArg };
   const trashed = await runWrite(call, async (c) => {
     const { values } = await parseArgs(key, input, c.args);

@@ -21,33 +21,46 @@ const latitude = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\s*[+-
 const longitude = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\s*[+-]?\d+(\.\d+)?\s*$/))]), v.transform(Number), v.number(), v.minValue(-180), v.maxValue(180));
 
 /** Create (name required) or update (nothing required) arguments of a venue or organizer. */
-export function linkedPostWriteArgs(kind: LinkedPostKind, mode: 'create' | 'update'): ArgSpecs {
-  const name: ArgSpec<string> = arg({
-    schema: nonEmptyString,
-    required: mode === 'create',
-    description: kind === 'venue' ? 'The venue name' : 'The organizer name',
-    type: 'string',
-  });
-  const common = {
+export function linkedPostWriteArgs(kind: 'venue', mode: 'create' | 'update'): VenueWriteArgs;
+export function linkedPostWriteArgs(kind: 'organizer', mode: 'create' | 'update'): OrganizerWriteArgs;
+export function linkedPostWriteArgs(kind: LinkedPostKind, mode: 'create' | 'update'): VenueWriteArgs | OrganizerWriteArgs;
+export function linkedPostWriteArgs(kind: LinkedPostKind, mode: 'create' | 'update') {
+  return kind === 'venue' ? venueWriteArgs(mode) : organizerWriteArgs(mode);
+}
+
+export type VenueWriteArgs = ReturnType<typeof venueWriteArgs>;
+export type OrganizerWriteArgs = ReturnType<typeof organizerWriteArgs>;
+
+/** The name of a venue or organizer: required to create one. */
+function nameArg(kind: LinkedPostKind, mode: 'create' | 'update'): ArgSpec<string> {
+  return arg({ schema: nonEmptyString, required: mode === 'create', description: kind === 'venue' ? 'The venue name' : 'The organizer name', type: 'string' });
+}
+
+function commonWriteArgs(kind: LinkedPostKind) {
+  return {
     author: authorArg,
     date: dateArg('The publication date'),
     date_utc: dateArg('The publication date in UTC'),
     description: text(kind === 'venue' ? 'The venue description' : 'The organizer description'),
     status: writeStatusArg,
   };
-  if (kind === 'organizer') {
-    return {
-      organizer: name,
-      ...common,
-      phone: text('The organizer phone number'),
-      website: arg({ schema: urlOrEmpty, description: 'The organizer website', type: 'string' }),
-      email: text('The organizer e-mail address'),
-      image: imageArg,
-    };
-  }
+}
+
+function organizerWriteArgs(mode: 'create' | 'update') {
   return {
-    venue: name,
-    ...common,
+    organizer: nameArg('organizer', mode),
+    ...commonWriteArgs('organizer'),
+    phone: text('The organizer phone number'),
+    website: arg({ schema: urlOrEmpty, description: 'The organizer website', type: 'string' }),
+    email: text('The organizer e-mail address'),
+    image: imageArg,
+  };
+}
+
+function venueWriteArgs(mode: 'create' | 'update') {
+  return {
+    venue: nameArg('venue', mode),
+    ...commonWriteArgs('venue'),
     show_map: arg({ schema: truthy, description: 'Whether events linked to the venue show a map' }),
     show_map_link: arg({ schema: truthy, description: 'Whether events linked to the venue show a map link' }),
     address: text('The venue address'),

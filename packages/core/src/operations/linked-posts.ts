@@ -25,6 +25,12 @@ import { resolveImage } from './shared-args';
 import { EDITOR_STATUSES, PUBLIC_STATUSES, visibility, type Visibility } from './status-filter';
 import { checkPreconditions, linkedPostValidator, listValidator, withValidator } from './validators';
 import { runWrite } from './write';
+import type {
+  LinkedPostGetBySlugInput, LinkedPostGetInput, LinkedPostIdInput, LinkedPostListInput, LinkedPostSlugInput,
+} from './inputs';
+import type { OrganizerJson, OrganizerListJson, VenueJson, VenueListJson } from '../represent/schemas';
+import type { OrganizerWriteInput, VenueWriteInput } from './inputs';
+import type { Validated } from './validators';
 
 type LinkedRecord = VenueRecord | OrganizerRecord;
 type Values = Record<string, unknown>;
@@ -32,24 +38,29 @@ type Input = Readonly<Record<string, unknown>>;
 
 const NOT_TRASHED: readonly PostStatus[] = ['publish', 'future', 'draft', 'pending', 'private', 'auto-draft', 'inherit'];
 
-/** The operations of `/venues` or `/organizers`. */
-export interface LinkedPostOperations {
-  list(input?: Input, ctx?: CallContext): Promise<ListResult>;
+/** The operations of `/venues` (J = VenueJson) or `/organizers` (J = OrganizerJson), typed as EventOperations are. */
+export interface LinkedPostOperations<
+  J extends object = VenueJson | OrganizerJson, L extends object = Record<string, unknown>, W extends object = Input,
+> {
+  list(input?: LinkedPostListInput, ctx?: CallContext): Promise<ListResult<L>>;
   /** The list parsed and validated, with its validator, before it is read (see ListPlan). */
-  planList(input?: Input, ctx?: CallContext): Promise<ListPlan>;
-  get(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
-  getBySlug(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
-  create(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  planList(input?: LinkedPostListInput, ctx?: CallContext): Promise<ListPlan<L>>;
+  get(input: LinkedPostGetInput, ctx?: CallContext): Promise<Validated<J>>;
+  getBySlug(input: LinkedPostGetBySlugInput, ctx?: CallContext): Promise<Validated<J>>;
+  create(input: W, ctx?: CallContext): Promise<Validated<J>>;
   /** POST/PUT on an existing record: omitted status, map flags, image and stateprovince take their defaults. */
-  update(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
-  updateBySlug(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  update(input: W & LinkedPostIdInput, ctx?: CallContext): Promise<Validated<J>>;
+  updateBySlug(input: W & LinkedPostSlugInput, ctx?: CallContext): Promise<Validated<J>>;
   /** PATCH: only the fields sent change. */
-  patch(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
-  patchBySlug(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
-  delete(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
-  deleteBySlug(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  patch(input: W & LinkedPostIdInput, ctx?: CallContext): Promise<Validated<J>>;
+  patchBySlug(input: W & LinkedPostSlugInput, ctx?: CallContext): Promise<Validated<J>>;
+  delete(input: LinkedPostIdInput, ctx?: CallContext): Promise<Validated<J>>;
+  deleteBySlug(input: LinkedPostSlugInput, ctx?: CallContext): Promise<Validated<J>>;
 }
 
+export function linkedPostOperations(kind: 'venue', config: CalendarConfig): LinkedPostOperations<VenueJson, VenueListJson, VenueWriteInput>;
+export function linkedPostOperations(kind: 'organizer', config: CalendarConfig): LinkedPostOperations<OrganizerJson, OrganizerListJson, OrganizerWriteInput>;
+/** One implementation for both kinds; the overloads above say which representation each kind's operations give. */
 export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfig): LinkedPostOperations {
   const listArgs = linkedPostListArgs(kind);
   const createArgs = linkedPostWriteArgs(kind, 'create');
@@ -109,7 +120,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
 
   const runList = async (
     call: Call, values: ArgValues<typeof listArgs>, visible: Visibility, query: LinkedPostQuery, page: number, perPage: number, validator: string,
-  ): Promise<ListResult> => {
+  ): Promise<ListResult<VenueListJson | OrganizerListJson>> => {
     const result = await collection(call).list(query);
     if (result.items.length === 0 && page > 1) {
       throw new CalendarError(`${kind}_page_not_found`, kind === 'venue'
@@ -127,10 +138,10 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       const body = render(call, post);
       return isUnlocked(call, kind, post, values as Unlock) ? body : redactProtected(body);
     });
-    return listResult({ body: postListBody(`${kind}s`, items, links, result.total, pages) }, links, result.total, pages, validator);
+    return listResult({ body: postListBody(`${kind}s`, items, links, result.total, pages) as VenueListJson | OrganizerListJson }, links, result.total, pages, validator);
   };
 
-  const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan> => {
+  const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan<VenueListJson | OrganizerListJson>> => {
     const call = beginCall(config, ctx);
     const p = await planWithCache(call, `${kind}s`, input, async (lastChange) => {
       const { values, page, perPage } = await parseList(call, listArgs, input);
@@ -169,7 +180,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
     return (kind === 'venue' ? call.storage.venues : call.storage.organizers) as LinkedPostCollection<LinkedRecord>;
   }
 
-  function render(call: Call, post: LinkedRecord, options: { jsonLd?: boolean } = {}): Record<string, unknown> {
+  function render(call: Call, post: LinkedRecord, options: { jsonLd?: boolean } = {}): VenueJson | OrganizerJson {
     return kind === 'venue' ? venueJson(call.links, post as VenueRecord, options) : organizerJson(call.links, post as OrganizerRecord, options);
   }
 }

@@ -40,9 +40,9 @@ export function totalPages(total: number, perPage: number): number {
 }
 
 /** What a list operation returns: the wire envelope and the totals for headers. */
-export interface ListResult {
+export interface ListResult<B extends object = Record<string, unknown>> {
   /** The envelope, keys in the reference's order. */
-  readonly body: Record<string, unknown>;
+  readonly body: B;
   /** The envelope as JSON text. */
   readonly json: string;
   /**
@@ -64,9 +64,9 @@ export interface ListResult {
  * `If-None-Match`) need not `run` it. The validator is read from the storage first, so a
  * list run later is never older than its validator.
  */
-export interface ListPlan {
+export interface ListPlan<B extends object = Record<string, unknown>> {
   readonly validator: string;
-  run(): Promise<ListResult>;
+  run(): Promise<ListResult<B>>;
 }
 
 /** What a list's validator covers besides the query: who asks, and the addresses in the body. */
@@ -78,16 +78,16 @@ export function listViewKey(call: { principal?: { id: number; role?: string } | 
  * A list's result: the envelope (each list has its own key order) as an object or as JSON text
  * (the other form is made when asked for), and the totals, page links and validator for headers.
  */
-export function listResult(
-  envelope: { readonly body: Record<string, unknown> } | { readonly chunks: readonly Uint8Array[] },
+export function listResult<B extends object>(
+  envelope: { readonly body: B } | { readonly chunks: readonly Uint8Array[] },
   links: ListLinks, total: number, pages: number, validator: string,
-): ListResult {
+): ListResult<B> {
   let body = 'body' in envelope ? envelope.body : undefined;
   let chunks = 'chunks' in envelope ? envelope.chunks : undefined;
   let json: string | undefined;
   return {
     get body() {
-      return (body ??= JSON.parse(this.json) as Record<string, unknown>);
+      return (body ??= JSON.parse(this.json) as B);
     },
     get json() {
       return (json ??= body !== undefined ? JSON.stringify(body) : chunks!.map((c) => utf8Decoder.decode(c)).join(''));

@@ -15,19 +15,22 @@ import { termIdArg, termListArgs, termWriteArgs } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
 import { checkPreconditions, listValidator, termValidator, withValidator, type Validated } from './validators';
 import { runWrite } from './write';
+import type { TermCreateInput, TermGetInput, TermListInput, TermUpdateInput } from './inputs';
+import type { CategoryListJson, TagListJson, TermJson } from '../represent/schemas';
 
 type Input = Readonly<Record<string, unknown>>;
 
-export interface TermOperations {
-  list(input?: Input, ctx?: CallContext): Promise<ListResult>;
+/** The operations of `/categories` or `/tags` (L: their list envelope), typed as EventOperations are. */
+export interface TermOperations<L extends object = Record<string, unknown>> {
+  list(input?: TermListInput, ctx?: CallContext): Promise<ListResult<L>>;
   /** The list parsed and validated, with its validator, before it is read (see ListPlan). */
-  planList(input?: Input, ctx?: CallContext): Promise<ListPlan>;
-  get(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
-  create(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  planList(input?: TermListInput, ctx?: CallContext): Promise<ListPlan<L>>;
+  get(input: TermGetInput, ctx?: CallContext): Promise<Validated<TermJson>>;
+  create(input: TermCreateInput, ctx?: CallContext): Promise<Validated<TermJson>>;
   /** POST, PUT and PATCH alike: only the fields sent change. */
-  update(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  update(input: TermUpdateInput, ctx?: CallContext): Promise<Validated<TermJson>>;
   /** Deletes for good; events lose the term. Returns the term as it was. */
-  delete(input: Input, ctx?: CallContext): Promise<Record<string, unknown>>;
+  delete(input: TermGetInput, ctx?: CallContext): Promise<Validated<TermJson>>;
 }
 
 const ORDERBY: Record<string, TermSortField> = {
@@ -35,7 +38,10 @@ const ORDERBY: Record<string, TermSortField> = {
   parent: 'parent', include: 'include', term_group: 'name', taxonomy: 'name', term_taxonomy_id: 'id', include_slugs: 'include', none: 'id',
 };
 
-export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): TermOperations {
+export function termOperations(taxonomy: 'category', config: CalendarConfig): TermOperations<CategoryListJson>;
+export function termOperations(taxonomy: 'tag', config: CalendarConfig): TermOperations<TagListJson>;
+/** One implementation for both taxonomies; the overloads above say which list each one's operations give. */
+export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): TermOperations<CategoryListJson | TagListJson> {
   const hierarchical = taxonomy === 'category';
   const idArg = termIdArg(taxonomy);
   const listArgs = termListArgs(taxonomy);
@@ -43,7 +49,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
 
   const count = async (call: Call, id: number) => (await call.storage.events.countByTerm(taxonomy, [id], ['publish'])).get(id) ?? 0;
   const validator = async (call: Call, term: TermRecord) => termValidator(taxonomy, term, await count(call, term.id));
-  const render = async (call: Call, term: TermRecord, withLinks = true): Promise<Validated<Record<string, unknown>>> => {
+  const render = async (call: Call, term: TermRecord, withLinks = true): Promise<Validated<TermJson>> => {
     const n = await count(call, term.id);
     return withValidator(termJson(call.links, taxonomy, term, n, withLinks), termValidator(taxonomy, term, n));
   };
@@ -87,7 +93,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     return { values, page, perPage, include, exclude, eventId, query, validator };
   };
 
-  const runTermList = async (call: Call, p: Awaited<ReturnType<typeof parseTermList>>): Promise<ListResult> => {
+  const runTermList = async (call: Call, p: Awaited<ReturnType<typeof parseTermList>>): Promise<ListResult<CategoryListJson | TagListJson>> => {
     const { values, page, perPage, include, exclude, eventId } = p;
     const result = await termCollection(call.storage, taxonomy).list(p.query);
     const pages = totalPages(result.total, perPage);
@@ -97,18 +103,15 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? (values.parent as number | undefined) : undefined],
       ['event', eventId], ['slug', values.slug],
     ], page, page < pages, page > 1);
-    // The term lists' own key order (behaviour.md §2.3).
-    return listResult({ body: {
-      rest_url: links.restUrl,
-      total: result.total,
-      total_pages: pages,
-      [taxonomy === 'category' ? 'categories' : 'tags']: result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count)),
-      ...(links.next ? { next_rest_url: links.next } : {}),
-      ...(links.previous ? { previous_rest_url: links.previous } : {}),
-    } }, links, result.total, pages, p.validator);
+    // The term lists' own key order (behaviour.md §2.3): the items after the totals.
+    const items = result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count));
+    const head = { rest_url: links.restUrl, total: result.total, total_pages: pages };
+    const tail = { ...(links.next ? { next_rest_url: links.next } : {}), ...(links.previous ? { previous_rest_url: links.previous } : {}) };
+    const body = taxonomy === 'category' ? { ...head, categories: items, ...tail } : { ...head, tags: items, ...tail };
+    return listResult({ body }, links, result.total, pages, p.validator);
   };
 
-  const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan> => {
+  const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan<CategoryListJson | TagListJson>> => {
     const call = beginCall(config, ctx);
     // Term lists do not follow the clock: every plan may be kept.
     const p = await planWithCache(call, taxonomy, input, async (lastChange) => ({ plan: await parseTermList(call, input, lastChange), keep: true }));

@@ -12,9 +12,10 @@ import { organizerJson, venueJson } from './linked-post-json';
 import { eventRestUrl, globalId, globalIdLineage, postUrl, type LinkBase } from './links';
 import { postDates } from './post-dates';
 import { redactProtected } from './redact';
+import type { EmbeddedTermJson, EventJson, OrganizerJson, VenueJson } from './schemas';
 import { embeddedTermJson } from './term-json';
 
-export type EventJson = Record<string, unknown>;
+export type { EventJson };
 
 /** The records an event page embeds, loaded in a constant number of storage calls. */
 export interface Related {
@@ -90,7 +91,7 @@ export function eventJson(event: EventRecord, options: EventJsonOptions): EventJ
     featured: event.featured,
     categories: embeddedTerms('category', event.categoryIds, related.categories, links),
     tags: embeddedTerms('tag', event.tagIds, related.tags, links),
-    venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
+    venue: venues.length === 1 ? venues[0]! : venues,
     organizer: organizers,
     custom_fields: [],
   };
@@ -120,9 +121,9 @@ export function relatedIds(events: readonly EventRecord[]) {
 // ---- helpers ----
 
 /** An embedded venue or organizer: redacted when protected, else with `json_ld` on a single GET (as on its own). */
-function embedded<T extends VenueRecord | OrganizerRecord>(
-  kind: 'venue' | 'organizer', render: (o: { jsonLd?: boolean }) => Record<string, unknown>, post: T, options: EventJsonOptions,
-): Record<string, unknown> {
+function embedded<J extends VenueJson | OrganizerJson>(
+  kind: 'venue' | 'organizer', render: (o: { jsonLd?: boolean }) => J, post: VenueRecord | OrganizerRecord, options: EventJsonOptions,
+): J {
   if (post.password !== '' && !options.unlocked(kind, post)) return redactProtected(render({}));
   return render(options.embeddedJsonLd ? { jsonLd: true } : {});
 }
@@ -133,7 +134,7 @@ const byName = new Intl.Collator('en', { sensitivity: 'base' });
 /** Terms in the order WordPress gives a post's terms: by name. */
 function embeddedTerms(
   taxonomy: 'category' | 'tag', ids: readonly number[], terms: ReadonlyMap<number, CountedTerm<TermRecord>>, links: LinkBase,
-): Record<string, unknown>[] {
+): EmbeddedTermJson[] {
   return ids
     .flatMap((id) => {
       const t = terms.get(id);

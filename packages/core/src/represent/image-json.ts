@@ -1,18 +1,22 @@
 // The featured image object (behaviour.md §1.6), or false.
+import type { ImageJson } from './schemas';
 import type { ImageRecord } from '../model/records';
 
-export type ImageJson = Record<string, unknown>;
+export type { ImageJson };
 
 /** `{url, id, extension, width, height, filesize, sizes}` with empty values removed; false for none. */
 export function imageJson(image: ImageRecord | null): ImageJson | false {
   if (!image) return false;
-  const out: ImageJson = { url: image.url, id: image.id, extension: extensionOf(image.url) };
-  if (image.width) out.width = image.width;
-  if (image.height) out.height = image.height;
-  if (image.filesize) out.filesize = image.filesize;
-  if (image.sizes && Object.keys(image.sizes).length > 0) out.sizes = image.sizes;
-  for (const [k, v] of Object.entries(out)) if (v === undefined || v === '' || v === 0) delete out[k];
-  return out;
+  const extension = extensionOf(image.url);
+  return {
+    url: image.url,
+    ...(image.id ? { id: image.id } : {}),
+    ...(extension ? { extension } : {}),
+    ...(image.width ? { width: image.width } : {}),
+    ...(image.height ? { height: image.height } : {}),
+    ...(image.filesize ? { filesize: image.filesize } : {}),
+    ...(image.sizes && Object.keys(image.sizes).length > 0 ? { sizes: image.sizes } : {}),
+  };
 }
 
 function extensionOf(url: string): string {

@@ -6,7 +6,8 @@ import type { EventRecord, OrganizerRecord, VenueRecord } from '../model/records
 import { formatOffset, resolveZone } from '../time/zone';
 import { postUrl, type LinkBase } from './links';
 
-type Ld = Record<string, unknown>;
+/** A schema.org object. */
+type Ld = { '@type': string; [key: string]: unknown };
 
 export interface EventJsonLdInput {
   readonly links: LinkBase;

@@ -58,7 +58,7 @@ export function termCollectionUrl(links: LinkBase, taxonomy: Taxonomy): string {
 }
 
 /** The `urls` object of a term: self, collection and, with a parent, up. */
-export function termUrls(links: LinkBase, taxonomy: Taxonomy, id: number, parent: number): Record<string, string> {
+export function termUrls(links: LinkBase, taxonomy: Taxonomy, id: number, parent: number): { self: string; collection: string; up?: string } {
   const collection = termCollectionUrl(links, taxonomy);
   return { self: `${collection}/${id}`, collection, ...(parent ? { up: `${collection}/${parent}` } : {}) };
 }

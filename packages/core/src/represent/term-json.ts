@@ -2,13 +2,14 @@
 import type { Taxonomy, TermRecord } from '../model/records';
 import { renderTitle } from '../domain/text';
 import { termArchiveUrl, termCollectionUrl, termUrls, type LinkBase } from './links';
+import type { EmbeddedTermJson, TermJson } from './schemas';
 
-export type TermJson = Record<string, unknown>;
+export type { EmbeddedTermJson, TermJson };
 
 export const TAXONOMY_NAME: Record<Taxonomy, string> = { category: 'tribe_events_cat', tag: 'post_tag' };
 
 /** The raw WordPress term with `term_id` renamed to `id` and moved last, plus `urls` (1.5.1). */
-export function embeddedTermJson(links: LinkBase, taxonomy: Taxonomy, term: TermRecord, count: number): TermJson {
+export function embeddedTermJson(links: LinkBase, taxonomy: Taxonomy, term: TermRecord, count: number): EmbeddedTermJson {
   return {
     name: renderTitle(term.name),
     slug: term.slug,
@@ -26,26 +27,25 @@ export function embeddedTermJson(links: LinkBase, taxonomy: Taxonomy, term: Term
 
 /** The term of the term routes (1.5.2); `withLinks` adds `_links` (single, create, update). */
 export function termJson(links: LinkBase, taxonomy: Taxonomy, term: TermRecord, count: number, withLinks = false): TermJson {
-  const out: TermJson = {
+  const collection = termCollectionUrl(links, taxonomy);
+  return {
     id: term.id,
     count,
     description: term.description,
     name: renderTitle(term.name),
     slug: term.slug,
     taxonomy: TAXONOMY_NAME[taxonomy],
+    ...(taxonomy === 'category' ? { parent: term.parent } : {}),
+    meta: [],
+    url: termArchiveUrl(links, taxonomy, term.slug),
+    urls: termUrls(links, taxonomy, term.id, term.parent),
+    ...(withLinks ? {
+      _links: {
+        self: [{ href: `${collection}/${term.id}` }],
+        collection: [{ href: collection }],
+        ...(term.parent ? { up: [{ embeddable: true, href: `${collection}/${term.parent}` }] } : {}),
+        'https://api.w.org/post_type': [{ href: `${links.apiRoot}/events?${taxonomy === 'category' ? 'categories' : 'tags'}=${term.id}` }],
+      },
+    } : {}),
   };
-  if (taxonomy === 'category') out.parent = term.parent;
-  out.meta = [];
-  out.url = termArchiveUrl(links, taxonomy, term.slug);
-  out.urls = termUrls(links, taxonomy, term.id, term.parent);
-  if (withLinks) {
-    const collection = termCollectionUrl(links, taxonomy);
-    out._links = {
-      self: [{ href: `${collection}/${term.id}` }],
-      collection: [{ href: collection }],
-      ...(term.parent ? { up: [{ embeddable: true, href: `${collection}/${term.parent}` }] } : {}),
-      'https://api.w.org/post_type': [{ href: `${links.apiRoot}/events?${taxonomy === 'category' ? 'categories' : 'tags'}=${term.id}` }],
-    };
-  }
-  return out;
 }
