@@ -81,3 +81,14 @@ export { formatWall, parseWall, formatUtc } from './time/wall-clock';
 export type { WallClock } from './time/wall-clock';
 
 export type { LinkBase } from './represent/links';
+
+// The representations, declared once: their types, and the schemas /doc is generated from.
+export {
+  REPRESENTATIONS, eventSchema, venueSchema, organizerSchema, termSchema, embeddedTermSchema, imageSchema,
+  eventListSchema, venueListSchema, organizerListSchema, categoryListSchema, tagListSchema, errorSchema,
+} from './represent/schemas';
+export type {
+  EventJson, VenueJson, OrganizerJson, TermJson, EmbeddedTermJson, ImageJson, EventListJson, VenueListJson,
+  OrganizerListJson, CategoryListJson, TagListJson, ErrorJson,
+} from './represent/schemas';
+export type * from './operations/inputs';

@@ -1,7 +1,7 @@
 // GET /doc (behaviour.md §7.2): an OpenAPI 3 document generated from the route table and the
 // operations' argument schemas, so the documentation cannot drift from validation.
 import type { ArgSpecs } from '@evcal/core';
-import { COMPONENTS } from './openapi-components';
+import { COMPONENTS, RESPONSE_COMPONENTS } from './openapi-components';
 import { inputSchema } from './namespace-index';
 import { feedOperation, feedRoutes } from './ical-routes';
 import { routes, type Route } from './route-table';
@@ -15,23 +15,12 @@ const INFO = {
 /** The response schema of a route's success body. */
 function successSchema(route: Route): Record<string, unknown> {
   const [collection = ''] = route.path.split('/').filter(Boolean);
-  const ref = { events: 'Event', venues: 'Venue', organizers: 'Organizer', categories: 'Term', tags: 'Term' }[collection];
-  if (!ref) return { type: 'object' };
-  const item = { $ref: `#/components/schemas/${ref}` };
-  if (!route.operation.endsWith('.list')) return item;
-  return {
-    type: 'object',
-    properties: {
-      [collection]: { type: 'array', items: item },
-      rest_url: { type: 'string' },
-      next_rest_url: { type: 'string' },
-      previous_rest_url: { type: 'string' },
-      total: { type: 'integer' },
-      total_pages: { type: 'integer' },
-    },
-  };
+  const components = RESPONSE_COMPONENTS[collection];
+  if (!components) return { type: 'object' };
+  return { $ref: `#/components/schemas/${route.operation.endsWith('.list') ? components.list : components.item}` };
 }
 
+const ERROR = { $ref: '#/components/schemas/Error' };
 const ERRORS: Record<string, string> = {
   '400': 'A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param)',
   '401': 'Authentication is needed (rest_forbidden) or the credentials are not valid',
@@ -49,8 +38,8 @@ const ETAG = { schema: { type: 'string' }, description: 'The entity tag of the r
 const CACHE_CONTROL = { schema: { type: 'string' }, description: 'no-cache: caches keep the answer but check it with If-None-Match each time' };
 const NOT_MODIFIED = { description: 'Not modified: the representation you hold is current', headers: { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } };
 const WRITE_CONDITIONS = {
-  '412': { description: 'The resource changed since you read it (rest_precondition_failed)' },
-  '428': { description: 'This server needs If-Match on changes (rest_precondition_required)' },
+  '412': { description: 'The resource changed since you read it (rest_precondition_failed)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+  '428': { description: 'This server needs If-Match on changes (rest_precondition_required)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
 };
 
 /** How a route takes part in validators: reads answer 304, changes to an existing resource take preconditions. */
@@ -101,7 +90,7 @@ function operation(route: Route, method: string): Record<string, unknown> {
         content: successContent(route),
       },
       ...(kind === 'read' ? { '304': NOT_MODIFIED } : {}),
-      ...Object.fromEntries(Object.entries(ERRORS).map(([code, description]) => [code, { description }])),
+      ...Object.fromEntries(Object.entries(ERRORS).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
       ...(kind === 'change' ? WRITE_CONDITIONS : {}),
     },
   };

@@ -849,7 +849,9 @@ describe('/doc (§7.2)', () => {
     });
     expect(res.json.servers).toEqual([{ url: `${ROOT}/` }]);
     expect(Object.keys(res.json.components.schemas).sort()).toEqual(
-      ['CostDetails', 'DateDetails', 'Event', 'Image', 'ImageSize', 'Organizer', 'Term', 'Venue'],
+      // The reference's names, then the list envelopes, the embedded term and the error.
+      ['CategoryList', 'CostDetails', 'DateDetails', 'EmbeddedTerm', 'Error', 'Event', 'EventList', 'Image', 'ImageSize',
+        'Organizer', 'OrganizerList', 'TagList', 'Term', 'Venue', 'VenueList'],
     );
   });
 

@@ -11,8 +11,10 @@ const int = (description: string) => v.pipe(v.number(), v.integer(), v.descripti
 const num = (description: string) => v.pipe(v.number(), v.description(description));
 /** A flag, or null in a redacted post. */
 const flag = (description: string) => v.pipe(v.nullable(v.boolean()), v.description(description));
-/** `[]`: the placeholder of a redacted name or list. */
-const EMPTY_LIST = v.pipe(v.tuple([]), v.description('[] (a redacted field)'));
+/** An array that is always empty. */
+const empty = (description: string) => v.pipe(v.array(v.unknown()), v.maxLength(0), v.description(description));
+/** `[]`: the placeholder of a redacted name. */
+const EMPTY_LIST = empty('[] (a redacted field)');
 
 export const imageSizeSchema = v.object({
   width: v.optional(int('Width in pixels')),
@@ -75,7 +77,7 @@ export const termSchema = v.object({
   slug: str('The term slug'),
   taxonomy: str('tribe_events_cat or post_tag'),
   parent: v.optional(int('The parent category (categories only)')),
-  meta: v.pipe(v.tuple([]), v.description('Always []')),
+  meta: empty('Always []'),
   url: str('The public archive URL'),
   urls: termUrlsSchema,
   _links: v.optional(v.pipe(v.record(v.string(), v.array(v.looseObject({ href: v.string() }))), v.description('Links to this term, its list, its parent and its events (single reads and writes)'))),
@@ -178,7 +180,7 @@ export const eventSchema = v.object({
   tags: v.array(embeddedTermSchema),
   venue: v.pipe(v.union([venueSchema, v.array(venueSchema)]), v.description('One venue as an object; none as []; several as a list')),
   organizer: v.array(organizerSchema),
-  custom_fields: v.pipe(v.tuple([]), v.description('Always []')),
+  custom_fields: empty('Always []'),
   ticketed: v.optional(flag('Whether the event sells tickets (when an app supplies ticketing)')),
   json_ld: jsonLd('schema.org Event (single reads only)'),
 });
@@ -219,6 +221,10 @@ export type ErrorJson = v.InferOutput<typeof errorSchema>;
 
 /** The schemas of the representations, by the names /doc gives them. */
 export const REPRESENTATIONS = {
+  ImageSize: imageSizeSchema,
+  Image: imageSchema,
+  DateDetails: dateDetailsSchema,
+  CostDetails: costDetailsSchema,
   Event: eventSchema,
   Venue: venueSchema,
   Organizer: organizerSchema,
