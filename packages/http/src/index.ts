@@ -14,7 +14,7 @@ export type { NodeHandler, NodeHandlerOptions } from './node-handler';
 export { toNextHandlers } from './next-handlers';
 export type { NextHandlers, NextRouteHandler } from './next-handlers';
 export { routes, createRouter, wordpressPattern } from './route-table';
-export type { Route, Method, OperationName, FeedOperationName, Router, RouteMatch } from './route-table';
+export type { Route, RouteAction, RouteOperation, RoutePlanner, FeedKind, Method, OperationName, FeedOperationName, Router, RouteMatch } from './route-table';
 export { feedRoutes } from './ical-routes';
 export { openApiDocument } from './openapi';
 export { namespaceIndex } from './namespace-index';

@@ -3,7 +3,7 @@
 import type { ArgSpecs } from '@evcal/core';
 import { COMPONENTS, RESPONSE_COMPONENTS } from './openapi-components';
 import { inputSchema } from './namespace-index';
-import { feedOperation, feedRoutes } from './ical-routes';
+import { feedRoutes, isNegotiated } from './ical-routes';
 import { routes, type Route } from './route-table';
 
 const INFO = {
@@ -17,7 +17,7 @@ function successSchema(route: Route): Record<string, unknown> {
   const [collection = ''] = route.path.split('/').filter(Boolean);
   const components = RESPONSE_COMPONENTS[collection];
   if (!components) return { type: 'object' };
-  return { $ref: `#/components/schemas/${route.operation.endsWith('.list') ? components.list : components.item}` };
+  return { $ref: `#/components/schemas/${route.action.kind === 'list' ? components.list : components.item}` };
 }
 
 const ERROR = { $ref: '#/components/schemas/Error' };
@@ -43,9 +43,9 @@ const WRITE_CONDITIONS = {
 };
 
 /** How a route takes part in validators: reads answer 304, changes to an existing resource take preconditions. */
-function validation(route: Route, method: string): 'read' | 'change' | 'create' {
-  if (method === 'get') return 'read';
-  return /\{(id|slug)\}/.test(route.path) ? 'change' : 'create';
+function validation(route: Route): 'read' | 'change' | 'create' {
+  const { kind } = route.action;
+  return kind === 'change' || kind === 'create' ? kind : 'read';
 }
 
 function operation(route: Route, method: string): Record<string, unknown> {
@@ -69,7 +69,7 @@ function operation(route: Route, method: string): Record<string, unknown> {
     }
   }
   const bodySchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
-  const kind = validation(route, method);
+  const kind = validation(route);
   if (kind === 'read') parameters.push(IF_NONE_MATCH_READ);
   if (kind === 'change') parameters.push(IF_MATCH, IF_NONE_MATCH_WRITE);
   return {
@@ -99,9 +99,9 @@ function operation(route: Route, method: string): Record<string, unknown> {
 /** The media types of a success: JSON, iCalendar for the feeds, and both where `Accept` chooses (ical-routes.ts). */
 function successContent(route: Route): Record<string, unknown> {
   const calendar = { 'text/calendar': { schema: { type: 'string' } } };
-  if (feedOperation(route.operation, null) !== undefined) return calendar;
+  if (route.action.kind === 'feed') return calendar;
   const json = { 'application/json': { schema: successSchema(route) } };
-  return feedOperation(route.operation, 'text/calendar') !== undefined ? { ...json, ...calendar } : json;
+  return isNegotiated(route.action) ? { ...json, ...calendar } : json;
 }
 
 /** The OpenAPI document; `apiRoot` is the API root as the client reached it. */

@@ -180,7 +180,7 @@ describe('createRouter', () => {
   });
 
   it('routes over a custom table', () => {
-    const custom = createRouter([{ path: '/ping', methods: ['GET'], operation: 'doc', args: {}, status: 200, summary: 'ping' }]);
+    const custom = createRouter([{ path: '/ping', methods: ['GET'], operation: 'doc', action: { kind: 'doc' }, args: {}, status: 200, summary: 'ping' }]);
     expect(custom.match('/ping', 'GET').match?.route.summary).toBe('ping');
     expect(custom.match('/events', 'GET').allowed).toEqual([]);
   });

@@ -3,7 +3,7 @@
 import {
   eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs,
   linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, readArgs,
-  termIdArg, termListArgs, termWriteArgs, type ArgSpecs,
+  termIdArg, termListArgs, termWriteArgs, type ArgSpecs, type Calendar, type CallContext, type ListPlan,
 } from '@evcal/core';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -17,11 +17,42 @@ export type OperationName =
   | `${'events' | 'venues' | 'organizers'}.${'list' | 'create' | 'get' | 'getBySlug' | 'update' | 'updateBySlug' | 'patch' | 'patchBySlug' | 'delete' | 'deleteBySlug'}`
   | `${'categories' | 'tags'}.${'list' | 'create' | 'get' | 'update' | 'delete'}`;
 
+/**
+ * A calendar operation as the handler calls it: the request's parameters, which the operation
+ * validates (the wire carries any JSON), and the call context. Every operation of a
+ * `Calendar` is one (their inputs are typed for apps; over HTTP the validation speaks).
+ */
+export type RouteOperation = (params: Record<string, unknown>, ctx: CallContext) => Promise<object>;
+/** A list operation, planned before it is read (its validator comes first: a 304 reads nothing). */
+export type RoutePlanner = (params: Record<string, unknown>, ctx: CallContext) => Promise<ListPlan<object>>;
+/** Which iCalendar feed answers: the list's, or one event's by id or by slug. */
+export type FeedKind = 'list' | 'id' | 'slug';
+
+/**
+ * What a route does and how its answer is made, read by the handler (no dispatch by name):
+ * - `list`: planned, a weak ETag, 304 to a matching If-None-Match, X-TEC-* totals and Link;
+ * - `read`: a strong ETag, 304 to a matching If-None-Match;
+ * - `create`: 201, with a `Location` header when `location` says so;
+ * - `change`: a write to an existing resource, whose If-Match / If-None-Match are preconditions;
+ * - `feed`: an iCalendar feed; `list` and `read` routes with `feed` answer one when `Accept` asks.
+ */
+export type RouteAction =
+  | { readonly kind: 'root' }
+  | { readonly kind: 'doc' }
+  | { readonly kind: 'list'; readonly plan: (calendar: Calendar) => RoutePlanner; readonly feed?: FeedKind }
+  | { readonly kind: 'read'; readonly run: (calendar: Calendar) => RouteOperation; readonly feed?: FeedKind }
+  | { readonly kind: 'create'; readonly run: (calendar: Calendar) => RouteOperation; readonly location?: boolean }
+  | { readonly kind: 'change'; readonly run: (calendar: Calendar) => RouteOperation }
+  | { readonly kind: 'feed'; readonly feed: FeedKind };
+
 export interface Route {
   /** Path under the API root in OpenAPI form, e.g. `/events/{id}`. */
   readonly path: string;
   readonly methods: readonly Method[];
+  /** The operation's name (documentation, tests). */
   readonly operation: OperationName;
+  /** What the handler runs. */
+  readonly action: RouteAction;
   /** The arguments, as the operation declares them. */
   readonly args: ArgSpecs;
   /** Success status. */
@@ -43,36 +74,40 @@ function postRoutes(collection: 'events' | 'venues' | 'organizers'): Route[] {
   const one = `/${collection}/{id}`;
   const bySlug = `/${collection}/by-slug/{slug}`;
   const a = kind === 'venue' ? 'a' : 'an';
+  const events = collection === 'events';
+  const ops = (c: Calendar) => c[collection];
   return [
-    { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, args: list, status: 200, summary: `List ${collection}` },
-    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, args: write('create'), status: 201, summary: `Create ${a} ${kind}` },
-    { path: one, methods: ['GET'], operation: `${collection}.get`, args: { ...id, ...read }, status: 200, summary: `Read ${a} ${kind}` },
-    { path: one, methods: UPDATE, operation: `${collection}.update`, args: { ...id, ...write('replace') }, status: 200, summary: `Update ${a} ${kind}; omitted fields take their defaults` },
-    { path: one, methods: ['PATCH'], operation: `${collection}.patch`, args: { ...id, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind}` },
-    { path: one, methods: ['DELETE'], operation: `${collection}.delete`, args: id, status: 200, summary: `Move ${a} ${kind} to the trash` },
-    { path: bySlug, methods: ['GET'], operation: `${collection}.getBySlug`, args: { ...slug, ...read }, status: 200, summary: `Read ${a} ${kind} by slug` },
-    { path: bySlug, methods: UPDATE, operation: `${collection}.updateBySlug`, args: { ...slug, ...write('replace') }, status: 200, summary: `Update ${a} ${kind} by slug; omitted fields take their defaults` },
-    { path: bySlug, methods: ['PATCH'], operation: `${collection}.patchBySlug`, args: { ...slug, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind} by slug` },
-    { path: bySlug, methods: ['DELETE'], operation: `${collection}.deleteBySlug`, args: slug, status: 200, summary: `Move ${a} ${kind} to the trash by slug` },
+    { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, action: { kind: 'list', plan: (c) => ops(c).planList, ...(events ? { feed: 'list' as const } : {}) }, args: list, status: 200, summary: `List ${collection}` },
+    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, action: { kind: 'create', run: (c) => ops(c).create }, args: write('create'), status: 201, summary: `Create ${a} ${kind}` },
+    { path: one, methods: ['GET'], operation: `${collection}.get`, action: { kind: 'read', run: (c) => ops(c).get, ...(events ? { feed: 'id' as const } : {}) }, args: { ...id, ...read }, status: 200, summary: `Read ${a} ${kind}` },
+    { path: one, methods: UPDATE, operation: `${collection}.update`, action: { kind: 'change', run: (c) => ops(c).update }, args: { ...id, ...write('replace') }, status: 200, summary: `Update ${a} ${kind}; omitted fields take their defaults` },
+    { path: one, methods: ['PATCH'], operation: `${collection}.patch`, action: { kind: 'change', run: (c) => ops(c).patch }, args: { ...id, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind}` },
+    { path: one, methods: ['DELETE'], operation: `${collection}.delete`, action: { kind: 'change', run: (c) => ops(c).delete }, args: id, status: 200, summary: `Move ${a} ${kind} to the trash` },
+    { path: bySlug, methods: ['GET'], operation: `${collection}.getBySlug`, action: { kind: 'read', run: (c) => ops(c).getBySlug, ...(events ? { feed: 'slug' as const } : {}) }, args: { ...slug, ...read }, status: 200, summary: `Read ${a} ${kind} by slug` },
+    { path: bySlug, methods: UPDATE, operation: `${collection}.updateBySlug`, action: { kind: 'change', run: (c) => ops(c).updateBySlug }, args: { ...slug, ...write('replace') }, status: 200, summary: `Update ${a} ${kind} by slug; omitted fields take their defaults` },
+    { path: bySlug, methods: ['PATCH'], operation: `${collection}.patchBySlug`, action: { kind: 'change', run: (c) => ops(c).patchBySlug }, args: { ...slug, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind} by slug` },
+    { path: bySlug, methods: ['DELETE'], operation: `${collection}.deleteBySlug`, action: { kind: 'change', run: (c) => ops(c).deleteBySlug }, args: slug, status: 200, summary: `Move ${a} ${kind} to the trash by slug` },
   ];
 }
 
 function termRoutes(collection: 'categories' | 'tags'): Route[] {
   const taxonomy = collection === 'categories' ? 'category' : 'tag';
   const id = { id: termIdArg(taxonomy) };
+  const ops = (c: Calendar) => c[collection];
   return [
-    { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, args: termListArgs(taxonomy), status: 200, summary: `List ${collection}` },
-    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, args: termWriteArgs(taxonomy, true), status: 201, summary: `Create a ${taxonomy}` },
-    { path: `/${collection}/{id}`, methods: ['GET'], operation: `${collection}.get`, args: id, status: 200, summary: `Read a ${taxonomy}` },
-    { path: `/${collection}/{id}`, methods: ['POST', 'PUT', 'PATCH'], operation: `${collection}.update`, args: { ...id, ...termWriteArgs(taxonomy, false) }, status: 200, summary: `Update a ${taxonomy} (only the fields sent change)` },
-    { path: `/${collection}/{id}`, methods: ['DELETE'], operation: `${collection}.delete`, args: id, status: 200, summary: `Delete a ${taxonomy} for good` },
+    { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, action: { kind: 'list', plan: (c) => ops(c).planList }, args: termListArgs(taxonomy), status: 200, summary: `List ${collection}` },
+    // The reference answers a new term with its address in `Location` (as WordPress's term controller does).
+    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, action: { kind: 'create', run: (c) => ops(c).create, location: true }, args: termWriteArgs(taxonomy, true), status: 201, summary: `Create a ${taxonomy}` },
+    { path: `/${collection}/{id}`, methods: ['GET'], operation: `${collection}.get`, action: { kind: 'read', run: (c) => ops(c).get }, args: id, status: 200, summary: `Read a ${taxonomy}` },
+    { path: `/${collection}/{id}`, methods: ['POST', 'PUT', 'PATCH'], operation: `${collection}.update`, action: { kind: 'change', run: (c) => ops(c).update }, args: { ...id, ...termWriteArgs(taxonomy, false) }, status: 200, summary: `Update a ${taxonomy} (only the fields sent change)` },
+    { path: `/${collection}/{id}`, methods: ['DELETE'], operation: `${collection}.delete`, action: { kind: 'change', run: (c) => ops(c).delete }, args: id, status: 200, summary: `Delete a ${taxonomy} for good` },
   ];
 }
 
 /** Every route, in registration order: the namespace root first. */
 export const routes: readonly Route[] = [
-  { path: '', methods: ['GET'], operation: 'root', args: {}, status: 200, summary: 'Describe the namespace and its routes' },
-  { path: '/doc', methods: ['GET'], operation: 'doc', args: {}, status: 200, summary: 'The OpenAPI document of this API' },
+  { path: '', methods: ['GET'], operation: 'root', action: { kind: 'root' }, args: {}, status: 200, summary: 'Describe the namespace and its routes' },
+  { path: '/doc', methods: ['GET'], operation: 'doc', action: { kind: 'doc' }, args: {}, status: 200, summary: 'The OpenAPI document of this API' },
   ...postRoutes('events'),
   ...postRoutes('venues'),
   ...postRoutes('organizers'),

@@ -3,6 +3,7 @@
 // declare their arguments once; @evcal/http documents them from the same declarations.
 import * as v from 'valibot';
 import type { Permissions } from '../auth/capabilities';
+import type { ImageRecord, OrganizerRecord, Taxonomy, TermRecord, VenueRecord } from '../model/records';
 import { CalendarError, INVALID_PARAMETER, invalidParams, type ParamFailure } from '../errors';
 import { msg, type Message } from '../messages';
 import type { CalendarConfig } from '../operations/config';
@@ -16,7 +17,27 @@ export interface ArgContext {
   /** Epoch ms of this call. */
   readonly now: number;
   /** Values resolved during validation and reused by the operation (e.g. images). */
-  readonly memo: Map<string, unknown>;
+  readonly memo: ArgMemo;
+}
+
+/** The records a call's validation read, by kind and id, for its rendering to reuse. */
+export type MemoRecords = { venue: VenueRecord; organizer: OrganizerRecord; category: TermRecord; tag: TermRecord };
+
+/** What validation resolved, kept for the rest of one call (see `newArgMemo`). */
+export interface ArgMemo {
+  /** Images by their reference (`number:12`, `string:https://…`); undefined: it names none. */
+  readonly images: Map<string, ImageRecord | undefined>;
+  /** The term ids a list filter named, by taxonomy. */
+  readonly termFilters: Map<Taxonomy, number[]>;
+  readonly records: { readonly [K in keyof MemoRecords]: Map<number, MemoRecords[K]> };
+}
+
+export function newArgMemo(): ArgMemo {
+  return {
+    images: new Map(),
+    termFilters: new Map(),
+    records: { venue: new Map(), organizer: new Map(), category: new Map(), tag: new Map() },
+  };
 }
 
 /** One declared argument of an operation. */

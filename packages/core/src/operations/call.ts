@@ -3,7 +3,7 @@
 import { msg } from '../messages';
 import { permissionsFor, type Permissions, type Principal } from '../auth/capabilities';
 import { CalendarError } from '../errors';
-import type { ArgContext } from '../input/args';
+import { newArgMemo, type ArgContext } from '../input/args';
 import type { LinkBase } from '../represent/links';
 import type { Storage, StorageTransaction } from '../storage/storage';
 import type { CalendarConfig } from './config';
@@ -35,6 +35,12 @@ export interface Call {
   readonly preconditions: Preconditions | undefined;
 }
 
+/** The start of an operation: the scheduled posts that are due are published first, then the call begins. */
+export async function startCall(config: CalendarConfig, ctx?: CallContext): Promise<Call> {
+  await config.publishDue();
+  return beginCall(config, ctx);
+}
+
 export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
   const permissions = permissionsFor(ctx.principal, config.roles, config.authorize);
   const now = config.now();
@@ -46,7 +52,7 @@ export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
     principal: ctx.principal,
     now,
     links,
-    args: { storage: config.storage, config, permissions, now, memo: new Map() },
+    args: { storage: config.storage, config, permissions, now, memo: newArgMemo() },
     preconditions: ctx.preconditions,
   };
 }
@@ -58,7 +64,7 @@ export interface WriteCall extends Call {
 
 /** The same call reading and writing through a transaction's storage (with values memoised afresh). */
 export function withStorage(call: Call, storage: StorageTransaction): WriteCall {
-  return { ...call, storage, args: { ...call.args, storage, memo: new Map() } };
+  return { ...call, storage, args: { ...call.args, storage, memo: newArgMemo() } };
 }
 
 /** The refusal of a permission check: 401 for anonymous callers, 403 otherwise (on the wire). */

@@ -1,11 +1,11 @@
 // Calendar options, and their resolved form that every operation reads.
+import { createScheduler, type PublishDue } from './scheduler';
 import { DEFAULT_ROLES, type Authorize, type Principal, type RoleTable } from '../auth/capabilities';
 import { DEFAULT_CURRENCY, type CurrencyDefaults } from '../domain/cost';
 import { MAX_ID, type EventRecord, type ImageRecord } from '../model/records';
 import type { Storage } from '../storage/storage';
 import { resolveZone, type Zone } from '../time/zone';
 import { isAllowedUrl } from '../input/wire-schemas';
-import { createPlanCache, type PlanCache } from './plan-cache';
 import { createRenderCache, type RenderCache } from './render-cache';
 import type { UidForm } from '../ical/feed-writer';
 
@@ -113,8 +113,10 @@ export interface CalendarConfig {
   readonly siteUrl: string;
   readonly currency: CurrencyDefaults;
   readonly renderCache: RenderCache;
-  /** Parsed lists, for lists asked again (plan-cache.ts). */
-  readonly plans: PlanCache;
+  /** How many parsed lists each list operation keeps for lists asked again (plan-cache.ts). */
+  readonly planCacheEntries: number;
+  /** Publishes the scheduled posts that are due; every operation awaits it first (scheduler.ts). */
+  readonly publishDue: PublishDue;
   readonly ical: { readonly maxEvents: number; readonly uid: UidForm; readonly name: string | undefined; readonly refreshMinutes: number };
 }
 
@@ -143,14 +145,16 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     if (!Number.isInteger(n) || n < 1) throw new TypeError(`evcal: ical.${name} must be a positive integer`);
   }
   if (ical.uid !== 'stable' && ical.uid !== 'reference') throw new TypeError('evcal: ical.uid must be "stable" or "reference"');
+  const storage = options.storage;
+  const now = () => {
+    const t = clock();
+    return typeof t === 'number' ? t : t.getTime();
+  };
   return {
-    storage: options.storage,
+    storage,
     timezone,
     zone,
-    now: () => {
-      const t = clock();
-      return typeof t === 'number' ? t : t.getTime();
-    },
+    now,
     defaultPerPage,
     maxPerPage,
     roles: options.roles ?? DEFAULT_ROLES,
@@ -162,7 +166,8 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     siteUrl: (options.siteUrl ?? 'http://localhost').replace(/\/+$/, ''),
     currency: { ...DEFAULT_CURRENCY, ...options.currency },
     renderCache: createRenderCache(options.renderCache ?? 5000),
-    plans: createPlanCache(options.renderCache === 0 ? 0 : 512),
+    planCacheEntries: options.renderCache === 0 ? 0 : 512,
+    publishDue: createScheduler({ storage, now }),
     ical,
   };
 }

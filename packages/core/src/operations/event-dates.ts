@@ -62,7 +62,10 @@ export function dateWindow({ values, strict, include, site, now }: DateWindowInp
   if (bounds.ends_after !== undefined) end.gt = bounds.ends_after;
   if (bounds.ends_before !== undefined) end.lt = bounds.ends_before;
   const shown: Partial<Record<DateParam, string>> = {};
-  for (const [param, instant] of Object.entries(bounds) as [DateParam, number][]) shown[param] = formatWall(instantToWall(instant, site));
+  for (const param of DATE_PARAMS) {
+    const instant = bounds[param];
+    if (instant !== undefined) shown[param] = formatWall(instantToWall(instant, site));
+  }
   return {
     ...(Object.keys(start).length ? { start } : {}),
     ...(Object.keys(end).length ? { end } : {}),

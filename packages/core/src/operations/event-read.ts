@@ -6,6 +6,8 @@ import type { EventRecord } from '../model/records';
 import { eventSearchWords } from '../query/text-match';
 import type { EventQuery, EventSortKey } from '../query/query-types';
 import type { Call } from './call';
+import type { CalendarConfig } from './config';
+import { createPlanCache, type PlanCache } from './plan-cache';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { renderEvent, renderEventsJson } from './event-render';
@@ -19,9 +21,23 @@ import type { EventJson, EventListJson } from '../represent/schemas';
 type Input = Readonly<Record<string, unknown>>;
 type ListValues = ArgValues<typeof eventListArgs>;
 
+/** `GET /events` of one calendar: its plans kept for lists asked again (plan-cache.ts). */
+export function eventListPlanner(config: CalendarConfig): (call: Call, input: Input) => Promise<ListPlan<EventListJson>> {
+  const plans: PlanCache<EventListPlan> = createPlanCache(config.planCacheEntries);
+  return (call, input) => planEventList(call, input, plans);
+}
+
+interface EventListPlan {
+  readonly values: ListValues;
+  readonly built: Awaited<ReturnType<typeof buildQuery>>;
+  readonly page: number;
+  readonly perPage: number;
+  readonly validator: string;
+}
+
 /** `GET /events`: parsed, validated and normalised; read by `run`. */
-export async function planEventList(call: Call, input: Input): Promise<ListPlan<EventListJson>> {
-  const p = await planWithCache(call, 'events', input, async (lastChange) => {
+async function planEventList(call: Call, input: Input, plans: PlanCache<EventListPlan>): Promise<ListPlan<EventListJson>> {
+  const p = await planWithCache(call, plans, input, async (lastChange) => {
     const { values, sent, page, perPage } = await parseList(call, eventListArgs, input);
     const built = await buildQuery(call, values, sent, page, perPage);
     const validator = listValidator(lastChange, ['events', built.query, built.shown, values, listViewKey(call)]);

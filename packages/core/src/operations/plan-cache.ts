@@ -8,19 +8,20 @@ import type { Call } from './call';
 
 const DAY = 86_400_000;
 
-export interface PlanCache {
+/** The plans of one list (P: its plan). */
+export interface PlanCache<P> {
   /** The plan kept for these arguments, or what `make` gives (kept when it says it may be). */
-  plan<P>(call: Call, list: string, lastChange: number, input: Readonly<Record<string, unknown>>, make: () => Promise<{ plan: P; keep: boolean }>): Promise<P>;
+  plan(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>, make: () => Promise<{ plan: P; keep: boolean }>): Promise<P>;
 }
 
-/** A cache of at most `entries` plans; 0 keeps none. */
-export function createPlanCache(entries: number): PlanCache {
-  const kept = new Map<string, unknown>();
+/** A cache of at most `entries` plans of one list; 0 keeps none. */
+export function createPlanCache<P>(entries: number): PlanCache<P> {
+  const kept = new Map<string, P>();
   return {
-    async plan(call, list, lastChange, input, make) {
-      const key = keyOf(call, list, lastChange, input);
+    async plan(call, lastChange, input, make) {
+      const key = keyOf(call, lastChange, input);
       const found = key === undefined ? undefined : kept.get(key);
-      if (found !== undefined) return found as never;
+      if (found !== undefined) return found;
       const { plan, keep } = await make();
       if (keep && key !== undefined && entries > 0) {
         if (kept.size >= entries) kept.delete(kept.keys().next().value!);
@@ -31,7 +32,7 @@ export function createPlanCache(entries: number): PlanCache {
   };
 }
 
-function keyOf(call: Call, list: string, lastChange: number, input: Readonly<Record<string, unknown>>): string | undefined {
+function keyOf(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>): string | undefined {
   let args: string;
   try {
     args = JSON.stringify(input);
@@ -39,5 +40,5 @@ function keyOf(call: Call, list: string, lastChange: number, input: Readonly<Rec
     return undefined; // not JSON-able (a BigInt, a cycle): not kept
   }
   const who = call.principal ? `${call.principal.id} ${call.principal.role ?? ''}` : '-';
-  return `${list} ${lastChange} ${Math.floor(call.now / DAY)} ${who} ${call.links.siteUrl} ${call.links.apiRoot} ${args}`;
+  return `${lastChange} ${Math.floor(call.now / DAY)} ${who} ${call.links.siteUrl} ${call.links.apiRoot} ${args}`;
 }

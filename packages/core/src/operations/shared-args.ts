@@ -48,11 +48,11 @@ export const contextArg = arg({ schema: v.picklist(['view', 'edit', 'embed']), d
  */
 export async function resolveImage(ref: string | number, ctx: ArgContext): Promise<ImageRecord | undefined> {
   const key = `image:${typeof ref}:${ref}`;
-  if (ctx.memo.has(key)) return ctx.memo.get(key) as ImageRecord | undefined;
+  if (ctx.memo.images.has(key)) return ctx.memo.images.get(key);
   let image: ImageRecord | undefined;
   const numeric = typeof ref === 'number' || /^\d+$/.test(ref.trim());
   if (numeric) image = await ctx.config.images.resolve(Number(ref), ctx.permissions.principal);
   else if (ctx.permissions.can('upload_files')) image = await ctx.config.images.resolve(ref.trim(), ctx.permissions.principal);
-  ctx.memo.set(key, image);
+  ctx.memo.images.set(key, image);
   return image;
 }

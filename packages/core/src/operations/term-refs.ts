@@ -47,14 +47,14 @@ export function termFilterValidator(taxonomy: Taxonomy) {
     if (refs.length === 0) return INVALID_PARAMETER;
     const found = await findTerms(termCollection(ctx.storage, taxonomy), refs);
     if (refs.some((ref) => !found.has(ref))) return INVALID_PARAMETER;
-    ctx.memo.set(`terms:${taxonomy}`, refs.map((ref) => found.get(ref)!.id));
+    ctx.memo.termFilters.set(taxonomy, refs.flatMap((ref) => found.get(ref)?.id ?? []));
     return undefined;
   };
 }
 
 /** The term ids a validated filter named; categories with all their descendants. */
 export async function termFilterIds(ctx: ArgContext, taxonomy: Taxonomy): Promise<number[]> {
-  const ids = (ctx.memo.get(`terms:${taxonomy}`) as number[] | undefined) ?? [];
+  const ids = ctx.memo.termFilters.get(taxonomy) ?? [];
   if (taxonomy !== 'category') return ids;
   const all = await ctx.storage.categories.list(ALL_TERMS);
   return withDescendants(all.items.map((t) => t.term), ids);

@@ -8,8 +8,9 @@ import { foldText } from '../query/text-match';
 import type { TermQuery, TermSortField } from '../query/query-types';
 import { termJson } from '../represent/term-json';
 import { withDescendants } from '../query/term-engine';
-import { beginCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
+import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
+import { createPlanCache, type PlanCache } from './plan-cache';
 import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
@@ -93,6 +94,8 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     return { values, page, perPage, include, exclude, eventId, query, validator };
   };
 
+  const plans: PlanCache<Awaited<ReturnType<typeof parseTermList>>> = createPlanCache(config.planCacheEntries);
+
   const runTermList = async (call: Call, p: Awaited<ReturnType<typeof parseTermList>>): Promise<ListResult<CategoryListJson | TagListJson>> => {
     const { values, page, perPage, include, exclude, eventId } = p;
     const result = await termCollection(call.storage, taxonomy).list(p.query);
@@ -100,7 +103,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     const links = listLinks(`${call.links.apiRoot}/${taxonomy === 'category' ? 'categories' : 'tags'}/`, [
       ['page', page], ['per_page', perPage], ['search', values.search], ['exclude', exclude?.join(',')],
       ['include', include?.join(',')], ['order', values.order], ['orderby', values.orderby],
-      ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? (values.parent as number | undefined) : undefined],
+      ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? values.parent : undefined],
       ['event', eventId], ['slug', values.slug],
     ], page, page < pages, page > 1);
     // The term lists' own key order (behaviour.md §2.3): the items after the totals.
@@ -112,9 +115,9 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
   };
 
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan<CategoryListJson | TagListJson>> => {
-    const call = beginCall(config, ctx);
+    const call = await startCall(config, ctx);
     // Term lists do not follow the clock: every plan may be kept.
-    const p = await planWithCache(call, taxonomy, input, async (lastChange) => ({ plan: await parseTermList(call, input, lastChange), keep: true }));
+    const p = await planWithCache(call, plans, input, async (lastChange) => ({ plan: await parseTermList(call, input, lastChange), keep: true }));
     return { validator: p.validator, run: () => runTermList(call, p) };
   };
 
@@ -123,13 +126,13 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     list: async (input = {}, ctx) => (await planList(input, ctx)).run(),
 
     async get(input, ctx) {
-      const call = beginCall(config, ctx);
+      const call = await startCall(config, ctx);
       const { values } = await parseArgs({ id: idArg }, input, call.args);
       return render(call, (await termCollection(call.storage, taxonomy).get(values.id!))!);
     },
 
     async create(input, ctx) {
-      const call = beginCall(config, ctx);
+      const call = await startCall(config, ctx);
       const term = await runWrite(call, async (c) => {
         const { values } = await parseArgs(writeArgs(true), input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));
@@ -155,7 +158,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     },
 
     async update(input, ctx) {
-      const call = beginCall(config, ctx);
+      const call = await startCall(config, ctx);
       const term = await runWrite(call, async (c) => {
         const { values } = await parseArgs({ id: idArg, ...writeArgs(false) }, input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));
@@ -194,7 +197,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     },
 
     async delete(input, ctx) {
-      const call = beginCall(config, ctx);
+      const call = await startCall(config, ctx);
       return runWrite(call, async (c) => {
         const { values } = await parseArgs({ id: idArg }, input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));
