@@ -40,10 +40,10 @@ export function newArgMemo(): ArgMemo {
   };
 }
 
-/** One declared argument of an operation. */
-export interface ArgSpec<TOut = unknown> {
+/** One declared argument of an operation: TOut is what the operation receives, TIn what a caller may pass. */
+export interface ArgSpec<TOut = unknown, TIn = unknown> {
   /** A present value must pass it; its output is what the operation receives. */
-  readonly schema: v.GenericSchema<unknown, TOut>;
+  readonly schema: v.GenericSchema<TIn, TOut>;
   readonly required?: boolean;
   /** Injected when the argument is absent; a function is evaluated per call. */
   readonly default?: unknown | ((ctx: ArgContext) => unknown);
@@ -57,19 +57,19 @@ export interface ArgSpec<TOut = unknown> {
 /** A failed `validate`: the message, or the message and the underlying error code. */
 export type ArgFailure = Message | { readonly message: Message; readonly code: string };
 
-export type ArgSpecs = Readonly<Record<string, ArgSpec<any>>>;
+export type ArgSpecs = Readonly<Record<string, ArgSpec<any, any>>>;
 
 /** The parsed values of declared arguments. */
 export type ArgValues<S extends ArgSpecs> = {
-  -readonly [K in keyof S]?: S[K] extends ArgSpec<infer T> ? T : never;
+  -readonly [K in keyof S]?: S[K] extends ArgSpec<infer T, any> ? T : never;
 };
 
-/** The values a caller may pass for declared arguments. */
+/** The values a caller may pass for declared arguments (each schema's input type, `v.InferInput`). */
 export type ArgInput<S extends ArgSpecs> = {
-  -readonly [K in keyof S]?: S[K]['schema'] extends v.GenericSchema<infer I, any> ? I : unknown;
+  -readonly [K in keyof S]?: S[K] extends ArgSpec<any, infer I> ? I : unknown;
 };
 
-export function arg<TOut>(spec: ArgSpec<TOut>): ArgSpec<TOut> {
+export function arg<TOut, TIn>(spec: ArgSpec<TOut, TIn>): ArgSpec<TOut, TIn> {
   return spec;
 }
 
