@@ -27,6 +27,11 @@ const ERRORS: Record<string, string> = {
   '403': 'The caller may not do this, or the item is not accessible',
   '404': 'No such route, event or page',
   '410': 'The item is already in the trash',
+  '429': 'Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again',
+};
+/** Routes that take a body: it may be too large. */
+const BODY_ERRORS: Record<string, string> = {
+  '413': 'The request body is larger than the server accepts (rest_payload_too_large)',
 };
 
 // Validators (docs/http.md, "Caching and optimistic concurrency").
@@ -90,7 +95,7 @@ function operation(route: Route, method: string): Record<string, unknown> {
         content: successContent(route),
       },
       ...(kind === 'read' ? { '304': NOT_MODIFIED } : {}),
-      ...Object.fromEntries(Object.entries(ERRORS).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
+      ...Object.fromEntries(Object.entries({ ...ERRORS, ...(inBody ? BODY_ERRORS : {}) }).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
       ...(kind === 'change' ? WRITE_CONDITIONS : {}),
     },
   };
