@@ -16,7 +16,7 @@ const INFO = {
 function successSchema(route: Route): Record<string, unknown> {
   const [collection = ''] = route.path.split('/').filter(Boolean);
   const components = RESPONSE_COMPONENTS[collection];
-  if (!components) return { type: 'object' };
+  if (!components) return { type: 'object', additionalProperties: true };
   return { $ref: `#/components/schemas/${route.action.kind === 'list' ? components.list : components.item}` };
 }
 
@@ -28,6 +28,11 @@ const ERRORS: Record<string, string> = {
   '404': 'No such route, event or page',
   '410': 'The item is already in the trash',
   '429': 'Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again',
+  '503': 'The storage cannot be reached (rest_service_unavailable); try again later',
+};
+/** Writes: a concurrent write may get in the way. */
+const WRITE_ERRORS: Record<string, string> = {
+  '409': 'A concurrent write got in the way (rest_conflict); sending the request again may succeed',
 };
 /** Routes that take a body: it may be too large. */
 const BODY_ERRORS: Record<string, string> = {
@@ -41,6 +46,11 @@ const IF_MATCH = header('If-Match', 'Change only if the resource still has one o
 const IF_NONE_MATCH_WRITE = header('If-None-Match', 'Change only if the resource has none of these ETags (* refuses any existing state); else 412');
 const ETAG = { schema: { type: 'string' }, description: 'The entity tag of the representation (weak for lists)' };
 const CACHE_CONTROL = { schema: { type: 'string' }, description: 'no-cache: caches keep the answer but check it with If-None-Match each time' };
+const LIST_HEADERS = {
+  'X-TEC-Total': { schema: { type: 'integer' }, description: 'Items in all pages' },
+  'X-TEC-TotalPages': { schema: { type: 'integer' }, description: 'Pages' },
+  Link: { schema: { type: 'string' }, description: 'The next and previous pages (rel="next", rel="prev")' },
+};
 const NOT_MODIFIED = { description: 'Not modified: the representation you hold is current', headers: { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } };
 const WRITE_CONDITIONS = {
   '412': { description: 'The resource changed since you read it (rest_precondition_failed)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
@@ -91,11 +101,11 @@ function operation(route: Route, method: string): Record<string, unknown> {
     responses: {
       [String(route.status)]: {
         description: route.summary,
-        headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } : { ETag: ETAG },
+        headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL, ...(route.action.kind === 'list' ? LIST_HEADERS : {}) } : { ETag: ETAG },
         content: successContent(route),
       },
       ...(kind === 'read' ? { '304': NOT_MODIFIED } : {}),
-      ...Object.fromEntries(Object.entries({ ...ERRORS, ...(inBody ? BODY_ERRORS : {}) }).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
+      ...Object.fromEntries(Object.entries({ ...ERRORS, ...(inBody ? BODY_ERRORS : {}), ...(method === 'get' ? {} : WRITE_ERRORS) }).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
       ...(kind === 'change' ? WRITE_CONDITIONS : {}),
     },
   };
