@@ -245,7 +245,7 @@ async function runServe(args: readonly string[]): Promise<number> {
     process.on('SIGINT', stop);
   });
   const storage = redact((values.storage as string | undefined) ?? DEFAULT_STORAGE);
-  process.stdout.write(`evcal listening on ${server.origin}\nAPI root: ${server.apiRoot}\nStorage: ${storage}\n`);
+  process.stdout.write(`evcal listening on ${server.origin}\nCalendar page: ${server.origin}/\nAPI reference: ${server.origin}/docs\nAPI root: ${server.apiRoot}\nStorage: ${storage}\n`);
   for (const [language, root] of Object.entries(server.languageRoots)) process.stdout.write(`Language ${language}: ${root}\n`);
   if (demoToken) {
     process.stdout.write(`Demo calendar ready. Administrator token: ${demoToken}\n`

@@ -2,9 +2,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { createCalendar, DEFAULT_ROLES, MAX_ID, type Principal, type Storage } from '@evcal/core';
+import { createCalendar, DEFAULT_ROLES, formatWall, instantToWall, MAX_ID, type Principal, type Storage } from '@evcal/core';
 import { bearerTokens, createFetchHandler, createLanguageHandler, memoryRateLimit, toNodeHandler, type FetchHandlerOptions } from '@evcal/http';
 import { DEFAULT_STORAGE, openStorage } from './storage-url';
+import { createSitePages, isSitePath } from './web/site-pages';
 
 export interface ServeOptions {
   /** @default '127.0.0.1' */
@@ -88,7 +89,15 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     const handler = languages.length
       ? createLanguageHandler(calendar, { ...handlerOptions, languages })
       : createFetchHandler(calendar, handlerOptions);
-    server = createServer(toNodeHandler(handler));
+    const api = toNodeHandler(handler);
+    const pages = toNodeHandler(createSitePages({
+      apiRoots: languages.length
+        ? Object.fromEntries(languages.map((l, i) => [l.toLowerCase(), i === 0 ? `${basePath}/${namespace}` : `${basePath}/${l.toLowerCase()}/${namespace}`]))
+        : { en: `${basePath}/${namespace}` },
+      today: () => formatWall(instantToWall(calendar.config.now(), calendar.config.zone)).slice(0, 10),
+    }));
+    // `/`, `/docs` and their files are the pages (src/web); everything else is the API.
+    server = createServer((req, res) => (isSitePath(req.url ?? '/') ? pages(req, res) : api(req, res)));
     server.keepAliveTimeout = 5_000;
     await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
     const address = server.address() as AddressInfo;
