@@ -44,7 +44,7 @@ export async function startCall(config: CalendarConfig, ctx?: CallContext): Prom
 export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
   const permissions = permissionsFor(ctx.principal, config.roles, config.authorize);
   const now = config.now();
-  const links = ctx.links ?? { siteUrl: config.siteUrl, apiRoot: `${config.siteUrl}/cal/events/v1` };
+  const links = ctx.links ?? { siteUrl: config.siteUrl, apiRoot: config.apiRoot };
   return {
     config,
     storage: config.storage,

@@ -67,6 +67,13 @@ export interface CalendarOptions {
   readonly geoRadiusKm?: number;
   /** The site's home URL for permalinks and global ids when a call gives no links. @default 'http://localhost' */
   readonly siteUrl?: string;
+  /**
+   * The API root for the addresses in answers (`rest_url`, `urls`) when a call gives no links
+   * (calls made directly, without HTTP; the HTTP binding gives each call the address it was
+   * reached under, namespace included).
+   * @default the site URL
+   */
+  readonly apiRoot?: string;
   /** Currency shown with costs that store none. @default { symbol: '$', position: 'prefix', code: 'USD' } */
   readonly currency?: Partial<CurrencyDefaults>;
   /**
@@ -111,6 +118,7 @@ export interface CalendarConfig {
   readonly tickets: ((event: EventRecord) => boolean) | 'stored' | undefined;
   readonly geoRadiusKm: number;
   readonly siteUrl: string;
+  readonly apiRoot: string;
   readonly currency: CurrencyDefaults;
   readonly renderCache: RenderCache;
   /** How many parsed lists each list operation keeps for lists asked again (plan-cache.ts). */
@@ -146,6 +154,7 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
   }
   if (ical.uid !== 'stable' && ical.uid !== 'reference') throw new TypeError('evcal: ical.uid must be "stable" or "reference"');
   const storage = options.storage;
+  const siteUrl = (options.siteUrl ?? 'http://localhost').replace(/\/+$/, '');
   const now = () => {
     const t = clock();
     return typeof t === 'number' ? t : t.getTime();
@@ -163,7 +172,8 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     images: options.images ?? urlImages,
     tickets: options.tickets,
     geoRadiusKm: options.geoRadiusKm ?? 50,
-    siteUrl: (options.siteUrl ?? 'http://localhost').replace(/\/+$/, ''),
+    siteUrl,
+    apiRoot: (options.apiRoot ?? siteUrl).replace(/\/+$/, ''),
     currency: { ...DEFAULT_CURRENCY, ...options.currency },
     renderCache: createRenderCache(options.renderCache ?? 5000),
     planCacheEntries: options.renderCache === 0 ? 0 : 512,
