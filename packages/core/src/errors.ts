@@ -10,10 +10,6 @@ export type CalendarErrorCode =
   | 'missing_params'
   /** Arguments failed validation. details: { params: Record<name, message>, details: Record<name, {code, message}> } */
   | 'invalid_params'
-  /** The request body is not valid JSON. details: { jsonErrorMessage } */
-  | 'invalid_json'
-  /** The request body is larger than the limit. details: { limit } */
-  | 'payload_too_large'
   /** Anonymous caller refused (401 on the wire). */
   | 'unauthenticated'
   /** Authenticated caller refused (403 on the wire). */

@@ -16,6 +16,7 @@ import { translateDocument, translator, type Catalogue } from './i18n/translator
 import type { RateLimit } from './rate-limit';
 import { internalError, noRoute, tooManyRequests, wireError, type WireErrorBody } from './wire-errors';
 import { fetchHandlerOf, type WireResponse } from './wire-response';
+import { isTransportError } from './transport-errors';
 
 export interface FetchHandlerOptions {
   /**
@@ -176,7 +177,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
         }
       }
     } catch (error) {
-      if (isCalendarError(error)) {
+      if (isCalendarError(error) || isTransportError(error)) {
         const body = wireError(error, t);
         return send(body.data.status, body);
       }

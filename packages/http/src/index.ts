@@ -21,6 +21,8 @@ export { namespaceIndex } from './namespace-index';
 export { parsePhpParams } from './php-params';
 export type { PhpValue, PhpParseLimits } from './php-params';
 export { wireError } from './wire-errors';
+export { TransportError, isTransportError } from './transport-errors';
+export type { TransportErrorCode } from './transport-errors';
 export type { CorsOptions } from './cors';
 export { memoryRateLimit } from './rate-limit';
 export type { RateLimit, RateLimitDecision, RateLimitRequest, MemoryRateLimitOptions } from './rate-limit';
