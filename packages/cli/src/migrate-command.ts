@@ -2,8 +2,8 @@
 // kind of record (a bar on a terminal, plain lines otherwise) and a report at the end.
 import { progress as progressBar } from '@clack/prompts';
 import {
-  createCalendar, isMigrationError, migrateFromReference,
-  type MigrationKind, type MigrationProgress, type MigrationReport,
+  createCalendar, isMigrationError, migrateFromReference, type MigrationKind, type MigrationProgress,
+  type MigrationReport,
 } from '@evcal/core';
 import { openStorage, redact } from './storage-url';
 import { writeStdout } from './output';

@@ -2,8 +2,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { createCalendar, DEFAULT_ROLES, formatWall, instantToWall, MAX_ID, type Principal, type Storage } from '@evcal/core';
-import { bearerTokens, createFetchHandler, createLanguageHandler, memoryRateLimit, toNodeHandler, type FetchHandlerOptions } from '@evcal/http';
+import {
+  createCalendar, DEFAULT_ROLES, formatWall, instantToWall, MAX_ID, type Principal, type Storage,
+} from '@evcal/core';
+import { bearerTokens, createFetchHandler, createLanguageHandler, memoryRateLimit, type FetchHandlerOptions } from '@evcal/http';
+import { toNodeHandler } from '@evcal/http/node';
 import { DEFAULT_STORAGE, openStorage } from './storage-url';
 import { createSitePages, isSitePath } from './web/site-pages';
 

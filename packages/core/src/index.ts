@@ -1,4 +1,7 @@
-// @evcal/core: the domain, validation, time model, query engine and operations of evcal.
+// @evcal/core: what apps use: the calendar and its typed operations, options, errors,
+// messages, roles, the representations, datasets, iCalendar and migration, time helpers.
+// Storage adapter authors: @evcal/core/adapter. Transport bindings (@evcal/http):
+// @evcal/core/binding.
 
 export { createCalendar } from './operations/calendar';
 export type { Calendar, EventOperations } from './operations/calendar';
@@ -8,49 +11,28 @@ export type { CalendarOptions, CalendarConfig, IcalOptions, ImageProvider, UserD
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
 export type { ListResult, ListPlan } from './operations/list-urls';
+export type * from './operations/inputs';
 
-export { CalendarError, INVALID_PARAMETER, invalidParam, isCalendarError } from './errors';
-export { english, formatMessage, msg, placeholdersOf, verbatim } from './messages';
-export type { Message, MessageValues } from './messages';
+export { CalendarError, isCalendarError } from './errors';
 export type { CalendarErrorCode, ParamFailure } from './errors';
+export { english, formatMessage, msg, verbatim } from './messages';
+export type { Message, MessageValues } from './messages';
 
 export { DEFAULT_ROLES, permissionsFor } from './auth/capabilities';
 export type { Capability, Principal, Permissions, RoleTable, Authorize, AuthorizationCheck } from './auth/capabilities';
 
+// Records: what `tickets`, `images` and `authorize` receive, and what storage keeps.
 export { MAX_ID, POST_STATUSES, WRITABLE_STATUSES } from './model/records';
 export type {
   EventRecord, VenueRecord, OrganizerRecord, TermRecord, PostRecord, PostStatus, PostKind, Taxonomy,
   ImageRecord, ImageSizeRecord, LinkedPostRecord,
 } from './model/records';
+/** The storage a calendar runs on (adapters implement it: @evcal/core/adapter). */
+export type { Storage } from './storage/storage';
 
-export type {
-  Storage, StorageTransaction, StorageCapabilities, IdSequences, EventCollection, LinkedPostCollection, TermCollection,
-} from './storage/storage';
-export { storageError, isStorageConflict } from './storage/storage-errors';
-export type { StorageErrorCode } from './storage/storage-errors';
-export { validatorOf, VALIDATOR, hash as hashText, listValidator } from './operations/validators';
+// Validators (ETags) and preconditions (If-Match) of the representations.
+export { validatorOf } from './operations/validators';
 export type { Preconditions, Validated } from './operations/validators';
-export type {
-  EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, LinkedPostSortKey, LinkedEventCondition,
-  TermQuery, TermSortKey, TermSortField, Page, CountedTerm, Paging, SortDirection, OwnedBy,
-} from './query/query-types';
-
-// The reference query semantics, for adapters (memory and file run them; SQL must agree).
-export {
-  matchesEventQuery, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches, inRange,
-  EVENT_QUERY_FILTERS,
-} from './query/event-engine';
-export type { EventQueryContext } from './query/event-engine';
-export { matchesLinkedPostQuery, compareLinkedPosts, runLinkedPostQuery, indexEventsByLink, linkedPostSearchTexts } from './query/linked-post-engine';
-export type { LinkedPostKind, LinkedEventsOf } from './query/linked-post-engine';
-export { runTermQuery, compareTerms, countEventsByTerm, withDescendants } from './query/term-engine';
-export { foldText, eventSearchWords, fragmentWords } from './query/text-match';
-
-// Argument declarations, for the HTTP binding's route table and documentation.
-export type { ArgSpec, ArgSpecs, ArgContext, ArgValues, ArgInput } from './input/args';
-export { eventListArgs, eventWriteArgs, eventReadArgs, eventPathIdArg, eventSlugArg } from './operations/event-args';
-export { linkedPostWriteArgs, linkedPostListArgs, linkedPostIdArg, linkedPostSlugArg, readArgs } from './operations/linked-post-args';
-export { termIdArg, termListArgs, termWriteArgs } from './operations/term-args';
 
 // iCalendar: feeds (`calendar.events.feed`) and import.
 export type { EventFeed, OpenedFeed, FeedOptions } from './operations/event-feed';
@@ -62,6 +44,7 @@ export type { IcsSkipped } from './ical/ics-reader';
 export { importDataset, exportDataset } from './dataset/dataset';
 export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';
 export { encodeDataset, decodeDataset, datasetJsonBytes } from './dataset/codec';
+export type { EncodedDataset, RecordSet } from './dataset/codec';
 
 // Moving in from a live site running the reference, over its REST API.
 export { migrateFromReference } from './migrate/migrate';
@@ -70,7 +53,6 @@ export { MigrationError, isMigrationError } from './migrate/migration-error';
 export type { MigrationErrorCode } from './migrate/migration-error';
 export type { MigrationReport, MigrationKind, KindCounts, RecordIssue } from './migrate/migration-report';
 export type { FetchLike } from './migrate/source-client';
-export type { EncodedDataset, RecordSet } from './dataset/codec';
 
 // Time helpers (wall clocks, zones, PHP-compatible parsing).
 export { parsePhpTime } from './time/php-time';
@@ -91,4 +73,3 @@ export type {
   EventJson, VenueJson, OrganizerJson, TermJson, EmbeddedTermJson, ImageJson, EventListJson, VenueListJson,
   OrganizerListJson, CategoryListJson, TagListJson, ErrorJson,
 } from './represent/schemas';
-export type * from './operations/inputs';

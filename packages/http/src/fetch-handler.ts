@@ -2,7 +2,9 @@
 // Pipeline (behaviour.md §0): route match, authentication, parameters (body, query, path),
 // then the core operation, which runs defaults, the required check, validation, the
 // permission check and the handler in that order.
-import { CalendarError, isCalendarError, msg, validatorOf, type Calendar, type CallContext, type Principal } from '@evcal/core';
+import {
+  CalendarError, isCalendarError, msg, validatorOf, type Calendar, type CallContext, type Principal,
+} from '@evcal/core';
 import type { Authenticate } from './auth';
 import { namespaceIndex } from './namespace-index';
 import { openApiDocument } from './openapi';

@@ -4,7 +4,8 @@
 // are data like the JSON routes (the namespace index and /doc list them); the fetch handler
 // asks here first, so `/events/by-slug/x.ics` is a feed and not the event with slug "x.ics".
 import Negotiator from 'negotiator';
-import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, listValidator, type Calendar, type CallContext, type Message } from '@evcal/core';
+import { type Calendar, type CallContext, type Message } from '@evcal/core';
+import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, listValidator } from '@evcal/core/binding';
 import { entityTag, noneMatch, type EntityTags } from './conditional';
 import { createRouter, type FeedKind, type Method, type Route, type RouteAction, type RouteMatch } from './route-table';
 import type { WireResponse } from './wire-response';

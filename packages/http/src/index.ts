@@ -1,5 +1,5 @@
-// @evcal/http: the evcal API as a web-standard fetch handler, with bridges for node:http,
-// Express, Connect and Next.js.
+// @evcal/http: the evcal API as a web-standard fetch handler. The bridges are subpaths:
+// @evcal/http/node (node:http, Express, Connect) and @evcal/http/next (Next.js).
 export { createFetchHandler } from './fetch-handler';
 export type { FetchHandler, FetchHandlerOptions } from './fetch-handler';
 export { createLanguageHandler } from './language-handler';
@@ -8,11 +8,7 @@ export { LANGUAGES, translator } from './i18n/translator';
 export type { Catalogue, Translator } from './i18n/translator';
 export { bearerTokens, invalidCredentials } from './auth';
 export type { Authenticate, BearerTokenOptions } from './auth';
-export { toNodeHandler } from './node-handler';
 export { clientAddress } from './client-address';
-export type { NodeHandler, NodeHandlerOptions } from './node-handler';
-export { toNextHandlers } from './next-handlers';
-export type { NextHandlers, NextRouteHandler } from './next-handlers';
 export { routes, createRouter, wordpressPattern } from './route-table';
 export type { Route, RouteAction, RouteOperation, RoutePlanner, FeedKind, Method, OperationName, FeedOperationName, Router, RouteMatch } from './route-table';
 export { feedRoutes } from './ical-routes';

@@ -1,6 +1,6 @@
 // GET /doc (behaviour.md §7.2): an OpenAPI 3 document generated from the route table and the
 // operations' argument schemas, so the documentation cannot drift from validation.
-import type { ArgSpecs } from '@evcal/core';
+import type { ArgSpecs } from '@evcal/core/binding';
 import { COMPONENTS, RESPONSE_COMPONENTS } from './openapi-components';
 import { inputSchema } from './namespace-index';
 import { feedRoutes, isNegotiated } from './ical-routes';

@@ -1,10 +1,10 @@
 // The route table as data: every route of the interface, in the reference's registration
 // order. The router, the namespace descriptor and /doc all read this one table.
+import { type Calendar, type CallContext, type ListPlan } from '@evcal/core';
 import {
-  eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs,
-  linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, readArgs,
-  termIdArg, termListArgs, termWriteArgs, type ArgSpecs, type Calendar, type CallContext, type ListPlan,
-} from '@evcal/core';
+  eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs, linkedPostIdArg, linkedPostListArgs,
+  linkedPostSlugArg, linkedPostWriteArgs, readArgs, termIdArg, termListArgs, termWriteArgs, type ArgSpecs,
+} from '@evcal/core/binding';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

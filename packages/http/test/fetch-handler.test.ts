@@ -4,7 +4,8 @@
 // §10.11) and the WordPress conveniences (§10.12).
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { describe, expect, it, vi } from 'vitest';
-import { createCalendar, eventListArgs, type Storage } from '@evcal/core';
+import { createCalendar, type Storage } from '@evcal/core';
+import { eventListArgs } from '@evcal/core/binding';
 import { createMemoryStorage } from '@evcal/memory';
 import { bearerTokens, createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '@evcal/http';
 

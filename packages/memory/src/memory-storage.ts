@@ -5,8 +5,9 @@
 import {
   countEventsByTerm, foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery, storageError,
   type EventCollection, type EventRecord, type LinkedPostCollection, type OrganizerRecord, type PostStatus,
-  type Storage, type StorageTransaction, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type VenueRecord,
-} from '@evcal/core';
+  type Storage, type StorageTransaction, type Taxonomy, type TermCollection, type TermQuery, type TermRecord,
+  type VenueRecord,
+} from '@evcal/core/adapter';
 import { EventIndex, tuning } from './event-index';
 import { Table, TableView } from './table';
 import { TermCounts } from './term-counts';

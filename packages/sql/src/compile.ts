@@ -2,7 +2,7 @@
 // database (no filtering afterwards in JavaScript), with the reference engine's semantics.
 import type {
   EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, OwnedBy, PostStatus, TermQuery, TermSortKey,
-} from '@evcal/core';
+} from '@evcal/core/adapter';
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { storableIds, type SqlDialect } from './dialect';
 import { SEARCH_SEPARATOR, textHash } from './rows';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
-import type { Storage } from '@evcal/core';
+import type { Storage } from '@evcal/core/adapter';
 import { createSqlStorage, migrate, withStatementCache } from '../src/index';
 
 export const POSTGRES_URL = process.env.EVCAL_TEST_POSTGRES_URL;

@@ -1,9 +1,9 @@
 // The differential property test: random datasets and random queries; every list an adapter
 // returns must equal the core engine's answer over the same records, order included.
 import {
-  runEventQuery, runLinkedPostQuery, runTermQuery, indexEventsByLink, POST_STATUSES,
-  type EventQuery, type EventRecord, type LinkedPostQuery, type PostStatus, type TermQuery, type TermRecord, type VenueRecord,
-} from '@evcal/core';
+  runEventQuery, runLinkedPostQuery, runTermQuery, indexEventsByLink, POST_STATUSES, type EventQuery, type EventRecord,
+  type LinkedPostQuery, type PostStatus, type TermQuery, type TermRecord, type VenueRecord,
+} from '@evcal/core/adapter';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './context';
