@@ -1,6 +1,6 @@
 // One error type for everything a caller can get wrong or be refused. The codes form a
 // closed set; @evcal/http maps each to the wire code, message and status of the reference
-// (behaviour.md §6), so core never deals in HTTP statuses. Messages are `Message`s, so that
+// (behaviour reference: "Errors"), so core never deals in HTTP statuses. Messages are `Message`s, so that
 // the HTTP layer can answer in the language of the route (messages.ts).
 import { english, msg, type Message } from './messages';
 

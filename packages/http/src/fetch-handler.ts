@@ -1,7 +1,7 @@
 // createFetchHandler: a web-standard `(Request) => Promise<Response>` over the route table.
-// Pipeline (behaviour.md §0): route match, authentication, parameters (body, query, path),
-// then the core operation, which runs defaults, the required check, validation, the
-// permission check and the handler in that order.
+// Pipeline (behaviour reference: "Request pipeline"): route match, authentication, parameters
+// (body, query, path), then the core operation, which runs defaults, the required check,
+// validation, the permission check and the handler in that order.
 import {
   CalendarError, isCalendarError, msg, validatorOf, type Calendar, type CallContext, type Principal,
 } from '@evcal/core';

@@ -1,4 +1,4 @@
-// GET /doc (behaviour.md §7.2): an OpenAPI 3 document generated from the route table and the
+// GET /doc (behaviour reference: "GET /doc"): an OpenAPI 3 document generated from the route table and the
 // operations' argument schemas, so the documentation cannot drift from validation.
 import type { ArgSpecs } from '@evcal/core/binding';
 import { COMPONENTS, RESPONSE_COMPONENTS } from './openapi-components';

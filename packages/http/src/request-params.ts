@@ -1,5 +1,5 @@
-// Where a request's parameters come from (behaviour.md §0): JSON body (only with a JSON
-// content type), form body, query string, path captures; the first non-null value wins.
+// Where a request's parameters come from (behaviour reference: "Request pipeline"): JSON body (only
+// with a JSON content type), form body, query string, path captures; the first non-null value wins.
 import { msg } from '@evcal/core';
 import { TransportError } from './transport-errors';
 import { parsePhpParams, type PhpParseLimits } from './php-params';

@@ -1,7 +1,7 @@
 // The route table against the interface's endpoint summary (interface.md "Endpoint summary",
-// behaviour.md §0.1): every path with exactly its methods, ids are digits, slugs are one or
+// behaviour reference: "Route table"): every path with exactly its methods, ids are digits, slugs are one or
 // more characters other than "/", a trailing slash is tolerated, and a known path with an
-// unknown method matches nothing (the fetch handler answers 404 rest_no_route, §0 step 1).
+// unknown method matches nothing (the fetch handler answers 404 rest_no_route, "Request pipeline" step 1).
 import { describe, expect, it } from 'vitest';
 import { createRouter, routes, wordpressPattern, type Method } from './route-table';
 

@@ -1,5 +1,5 @@
-// Core's error codes and the transport's (transport-errors.ts) -> the reference's wire codes and statuses (behaviour.md §6.2); messages in
-// the handler's language.
+// Core's error codes and the transport's (transport-errors.ts) -> the reference's wire codes and
+// statuses (behaviour reference: "Table of every error"); messages in the handler's language.
 import { msg, type CalendarError, type CalendarErrorCode, type Message } from '@evcal/core';
 import { translator, type Translator } from './i18n/translator';
 import type { TransportError, TransportErrorCode } from './transport-errors';

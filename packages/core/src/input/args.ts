@@ -1,6 +1,7 @@
-// Declared arguments and the first steps of the reference's request pipeline (behaviour.md §0):
-// defaults, then the required check, then validation of every present argument. Operations
-// declare their arguments once; @evcal/http documents them from the same declarations.
+// Declared arguments and the first steps of the reference's request pipeline (behaviour reference:
+// "Request pipeline"): defaults, then the required check, then validation of every present
+// argument. Operations declare their arguments once; @evcal/http documents them from the same
+// declarations.
 import * as v from 'valibot';
 import type { Permissions } from '../auth/capabilities';
 import type { ImageRecord, OrganizerRecord, Taxonomy, TermRecord, VenueRecord } from '../model/records';

@@ -1,5 +1,6 @@
-// The `venue` and `organizer` values of an event write (behaviour.md §4.6): ids, `{id}`
-// objects, inline data that creates (or reuses) a record, lists of those, or an empty value.
+// The `venue` and `organizer` values of an event write (behaviour reference: "Linking venues and
+// organizers from an event"): ids, `{id}` objects, inline data that creates (or reuses) a record,
+// lists of those, or an empty value.
 import type { Message } from '../messages';
 import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';

@@ -1,4 +1,5 @@
-// Reading events: the list (behaviour.md §2.1) and single reads by id or slug (§3.1).
+// Reading events: the list (behaviour reference: "GET /events") and single reads by id or slug
+// ("Events, single GET").
 import { msg } from '../messages';
 import { CalendarError } from '../errors';
 import { parseArgs, type ArgValues } from '../input/args';
@@ -115,7 +116,7 @@ export function assertReadable(call: Call, event: EventRecord, unlock: { passwor
 
 async function readable(call: Call, event: EventRecord, unlock: { password?: string; context?: string }) {
   assertReadable(call, event, unlock);
-  // JSON-LD is left out for protected events, and for unpublished ones read anonymously (§1.7).
+  // JSON-LD is left out for protected events, and for unpublished ones read anonymously ("json_ld (single GET only)").
   const jsonLd = event.password === '' && (event.status === 'publish' || call.principal !== undefined);
   return renderEvent(call, event, { ...unlock, jsonLd, single: true });
 }

@@ -1,6 +1,7 @@
-// Writing events (behaviour.md §4.1-§4.3, §4.6, §10.2-§10.4, §10.9). POST and PUT on an
-// existing event replace it as the reference does (omitted fields take their defaults);
-// PATCH changes only the fields sent.
+// Writing events (behaviour reference: "Event create" through "Event delete", "Linking venues and
+// organizers from an event", "Organizers on a POST/PUT update" through "End before start",
+// "Explicitly empty links"). POST and PUT on an existing event replace it as the reference does
+// (omitted fields take their defaults); PATCH changes only the fields sent.
 import { msg } from '../messages';
 import { CalendarError, invalidParam } from '../errors';
 import { parseArgs, type ArgValues } from '../input/args';
@@ -223,7 +224,8 @@ export async function applyEventWrite(call: WriteCall, base: EventRecord, values
     categoryIds: values.categories ? await resolveTermsForWrite(call, 'category', values.categories) : base.categoryIds,
     tagIds: values.tags ? await resolveTermsForWrite(call, 'tag', values.tags) : base.tagIds,
     venueIds: values.venue ? await linkRefs(call, 'venue', values.venue) : base.venueIds,
-    // An update through POST or PUT that omits organizers unlinks them (behaviour.md §10.2).
+    // An update through POST or PUT that omits organizers unlinks them (behaviour reference:
+    // "Organizers on a POST/PUT update").
     organizerIds: values.organizer ? await linkRefs(call, 'organizer', values.organizer) : mode === 'replace' ? [] : base.organizerIds,
   };
   const tickets = call.config.tickets;

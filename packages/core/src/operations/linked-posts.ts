@@ -1,5 +1,7 @@
-// Venue and organizer operations (behaviour.md §2.2, §3.2, §4.4, §4.5): one implementation for
-// both kinds, which differ only in their name field and their text fields.
+// Venue and organizer operations (behaviour reference: "GET /venues and GET /organizers", "Venues
+// and organizers, single GET", "Venue and organizer create", "Venue and organizer update and
+// delete"): one implementation for both kinds, which differ only in their name field and their text
+// fields.
 import { msg } from '../messages';
 import { CalendarError } from '../errors';
 import { parseArgs, type ArgValues } from '../input/args';
@@ -120,7 +122,8 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       const slug = await resolveSlug({ requested: undefined, current: post.slug, title: post.title, id: post.id, status: 'trash', taken: async () => false });
       const record = { ...post, status: 'trash' as const, slug, modified: now.local, modifiedUtc: now.utc, revision: c.storage.change };
       await collection(c).replace(record);
-      // Deleting a venue or organizer unlinks it from every event (behaviour.md §10.8).
+      // Deleting a venue or organizer unlinks it from every event (behaviour reference: "Deleting a
+      // venue or organizer unlinks it").
       await c.storage.events.unlink(kind, post.id, c.storage.change);
       return record;
     });
@@ -215,7 +218,8 @@ function isOrganizer(post: LinkedRecord): post is OrganizerRecord {
 /**
  * Creates a venue or organizer from validated create values, or — when a non-trashed one has
  * the same name (and description, when one is given), ignoring case — reuses it, overwriting
- * its fields with the ones sent if the caller may edit it (behaviour.md §4.4). Returns the id.
+ * its fields with the ones sent if the caller may edit it (behaviour reference: "Venue and
+ * organizer create"). Returns the id.
  */
 export async function createOrReuse(call: WriteCall, kind: LinkedPostKind, values: LinkedPostWriteValues): Promise<number> {
   const coll = linkedCollection(call, kind);
@@ -262,8 +266,9 @@ function listQuery(call: Call, kind: LinkedPostKind, values: ArgValues<ReturnTyp
     ...(visible.ownedBy ? { ownedBy: visible.ownedBy } : {}),
     ...(search && search.length > 0 ? { search } : {}),
     ...(values.event !== undefined ? { eventId: values.event } : {}),
-    // has_events counts events that are not drafts or pending (behaviour.md §2.2); only published ones
-    // for callers who cannot see others' unpublished events.
+    // has_events counts events that are not drafts or pending (behaviour reference: "GET /venues
+    // and GET /organizers"); only published ones for callers who cannot see others' unpublished
+    // events.
     ...(values.has_events !== undefined ? {
       hasEvents: { value: values.has_events, eventStatuses: seesOthersEvents ? ['publish', 'future', 'private', 'trash'] : PUBLIC_STATUSES },
     } : {}),
@@ -357,7 +362,7 @@ async function applyWrite(
   };
 }
 
-/** The state for US venues (or with no country), else the province (behaviour.md §4.4). */
+/** The state for US venues (or with no country), else the province (behaviour reference: "Venue and organizer create"). */
 export function deriveStateProvince(state: string, province: string, country: string): string {
   if (state && (country === '' || /^(US|USA|United States( of America)?)$/i.test(country))) return state;
   return province;

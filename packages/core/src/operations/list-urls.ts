@@ -15,7 +15,8 @@ export interface ListLinks {
 
 /**
  * `rest_url` (with `page`), `next_rest_url` (`page` moved last) and `previous_rest_url`
- * (no `page` for page 2), percent-encoded as a form (behaviour.md §2.1.6, §10.5).
+ * (no `page` for page 2), percent-encoded as a form (behaviour reference: "How rest_url,
+ * next_rest_url and previous_rest_url are built", "rest_url encoding").
  */
 export function listLinks(base: string, params: UrlParams, page: number, hasNext: boolean, hasPrevious: boolean): ListLinks {
   const rest = params.flatMap(([k, val]): [string, string | number][] => (k !== 'page' && val !== undefined ? [[k, val]] : []));

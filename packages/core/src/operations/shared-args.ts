@@ -44,7 +44,7 @@ export const contextArg = arg({ schema: v.picklist(['view', 'edit', 'embed']), d
 
 /**
  * The image an `image` value names, through the calendar's image provider. URLs need the
- * upload capability (behaviour.md §4.1.4). Resolved once per call.
+ * upload capability (behaviour reference: "Image"). Resolved once per call.
  */
 export async function resolveImage(ref: string | number, ctx: ArgContext): Promise<ImageRecord | undefined> {
   const key = `image:${typeof ref}:${ref}`;

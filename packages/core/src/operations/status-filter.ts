@@ -1,4 +1,4 @@
-// The `status` filter of the event, venue and organizer lists (behaviour.md §2.1.5).
+// The `status` filter of the event, venue and organizer lists (behaviour reference: "status parameter").
 import { INVALID_PARAMETER } from '../errors';
 import type { PostKindPlural } from '../auth/capabilities';
 import type { Permissions } from '../auth/capabilities';

@@ -1,4 +1,5 @@
-// Category and tag operations (behaviour.md §2.3, §3.3, §4.8).
+// Category and tag operations (behaviour reference: "GET /categories and GET /tags", "Terms, single
+// GET", "Terms: create, update, delete").
 import { msg } from '../messages';
 import { CalendarError, invalidParam } from '../errors';
 import { parseArgs } from '../input/args';
@@ -106,7 +107,8 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? values.parent : undefined],
       ['event', eventId], ['slug', values.slug],
     ], page, page < pages, page > 1);
-    // The term lists' own key order (behaviour.md §2.3): the items after the totals.
+    // The term lists' own key order (behaviour reference: "GET /categories and GET /tags"): the
+    // items after the totals.
     const items = result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count));
     const head = { rest_url: links.restUrl, total: result.total, total_pages: pages };
     const tail = { ...(links.next ? { next_rest_url: links.next } : {}), ...(links.previous ? { previous_rest_url: links.previous } : {}) };
