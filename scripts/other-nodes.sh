@@ -5,10 +5,13 @@
 # packages too), installed into a temporary prefix. better-sqlite3 is a native module built
 # for one ABI: it is rebuilt from source for each Node (node-gyp with that Node's headers, no
 # download), and the Node 20 build is put back at the end, whatever happens. Run after
-# `npm ci && npm run build`.
+# `npm ci && npm run build`. `--conformance-only` runs only the conformance suite on memory
+# (no native module is loaded there, so nothing is rebuilt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+conformance_only=0
+if [ "${1:-}" = "--conformance-only" ]; then conformance_only=1; shift; fi
 majors=("$@")
 [ ${#majors[@]} -gt 0 ] || majors=(22 24)
 
@@ -31,6 +34,11 @@ for major in "${majors[@]}"; do
   header="$(find "$prefix/node_modules" -path '*/include/node/node.h' -print -quit)"
   [ -n "$header" ] || { echo "no Node $major headers under $prefix" >&2; exit 1; }
   headers="${header%/include/node/node.h}"
+  if [ "$conformance_only" = 1 ]; then
+    echo "== Node $("$bin/node" --version): conformance suite on memory"
+    PATH="$bin:$PATH" node scripts/conformance.mjs
+    continue
+  fi
   (
     export PATH="$bin:$PATH"
     echo "== Node $(node --version): rebuilding better-sqlite3 for ABI $(node -p process.versions.modules)"
