@@ -184,9 +184,11 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: numb
       if (query.search && !unpaged(query)) {
         // A search's matches are found once, for the page and its total together (a window
         // count): the index is read once. A page past the end has no row to carry the total.
-        const rows = await pageOfEvents(db, d, query, true);
-        if (rows.length > 0 || !query.offset) {
-          return { items: await withLinks(rows), total: rows.length ? Number(rows[0]!.matches) : 0 };
+        // Only the page's ids are sorted with the matches, then its rows are read.
+        const page = await pageOfEvents(db, d, query, true);
+        if (page.length > 0 || !query.offset) {
+          const rows = new Map((await selectEvents(db, page.map((r) => Number(r.id)))).map((r) => [Number(r.id), r]));
+          return { items: await withLinks(page.map((r) => rows.get(Number(r.id))!)), total: page.length ? Number(page[0]!.matches) : 0 };
         }
         return { items: [], total: await countEvents(db, d, query) };
       }
@@ -225,9 +227,9 @@ const aliased = <C extends string, A extends string>(alias: A, columns: readonly
 const PAGE_EVENT_COLUMNS = aliased('e', EVENT_COLUMNS);
 
 function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<EventRow[]>;
-function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted: true): Promise<(EventRow & { matches: number | string })[]>;
-/** A page of events; `counted`: each row also carries how many events match in all (`matches`). */
-function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted = false): Promise<EventRow[]> {
+function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted: true): Promise<{ id: number | string; matches: number | string }[]>;
+/** A page of events; `counted`: the page's ids only, each with how many events match in all (`matches`). */
+function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted = false): Promise<unknown[]> {
   const walk = counted ? undefined : linkWalk(q);
   if (walk) {
     // In the links' order: (start_local, event_id) is the list's (start_local, id).
@@ -239,10 +241,10 @@ function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted = false): Pr
       .orderBy('ol.event_id');
     return paged(query, q, d).execute();
   }
-  let query = db.selectFrom('evcal_events as e').select(PAGE_EVENT_COLUMNS).where(eventWhere(q, d, true));
-  if (counted) query = query.select(sql<number>`count(*) over ()`.as('matches') as never);
+  let query = db.selectFrom('evcal_events as e').where(eventWhere(q, d, true));
   for (const key of q.sort) query = query.orderBy((eb) => eventOrder(eb, key, d, q.geo), key.direction);
-  return paged(query, q, d).execute();
+  if (counted) return paged(query.select(['e.id', sql<number>`count(*) over ()`.as('matches')]), q, d).execute();
+  return paged(query.select(PAGE_EVENT_COLUMNS), q, d).execute();
 }
 
 
