@@ -40,7 +40,7 @@ const mode = quick ? 'quick' : 'full';
 
 /**
  * What runs. In-process: memory and file-json at 10k and 100k, SQL also at 1M. HTTP: every
- * storage at 10k, memory and SQLite also at 100k. Memory: the memory adapter at 100k.
+ * storage at 10k, memory, SQLite and PostgreSQL also at 100k. Memory: the memory adapter at 100k.
  */
 const PLAN = quick
   ? {
@@ -56,7 +56,7 @@ const PLAN = quick
       ['sqlite', 10_000], ['sqlite', 100_000], ['sqlite', 1_000_000],
       ['postgres', 10_000], ['postgres', 100_000], ['postgres', 1_000_000],
     ],
-    http: [['memory', 10_000], ['file-json', 10_000], ['sqlite', 10_000], ['postgres', 10_000], ['memory', 100_000], ['sqlite', 100_000]],
+    http: [['memory', 10_000], ['file-json', 10_000], ['sqlite', 10_000], ['postgres', 10_000], ['memory', 100_000], ['sqlite', 100_000], ['postgres', 100_000]],
     memory: [100_000],
     budgetMs: 3000,
     httpSeconds: 10,
@@ -193,17 +193,26 @@ function summary(r) {
   const lines = [];
   r = { ...r, inprocess: [...r.inprocess].sort(byStorageThenSize), http: [...r.http].sort(byStorageThenSize) };
   if (r.inprocess.length) {
-    const ops = ['list-default', 'list-default-304', 'list-week', 'list-category', 'list-week-category', 'list-search', 'read', 'create', 'update'];
+    const ops = ['list-default', 'list-week', 'list-category', 'list-week-category', 'list-search', 'read', 'create', 'update'];
     lines.push('', 'In-process latency, p50 / p99:', `| storage | events | ${ops.join(' | ')} |`, `|---|---:|${ops.map(() => '---:').join('|')}|`);
     for (const x of r.inprocess) {
       lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | ${ops.map((o) => (x.results[o] ? `${fmtMs(x.results[o].p50)} / ${fmtMs(x.results[o].p99)}` : '—')).join(' | ')} |`);
     }
+    const lists = ['list-default', 'list-week', 'list-category', 'list-week-category', 'list-search'];
+    lines.push('', 'Lists p50, every cache off (cold) and asked again (cached); the 304 of the default list:',
+      `| storage | events | ${lists.map((l) => `${l} cold / cached`).join(' | ')} | list-default-304 |`, `|---|---:|${lists.map(() => '---:').join('|')}|---:|`);
+    for (const x of r.inprocess) {
+      const pair = (l) => (x.results[l] ? `${fmtMs(x.results[l].p50)} / ${x.results[`${l}-cached`] ? fmtMs(x.results[`${l}-cached`].p50) : '—'}` : '—');
+      lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | ${lists.map(pair).join(' | ')} | ${x.results['list-default-304'] ? fmtMs(x.results['list-default-304'].p50) : '—'} |`);
+    }
   }
   if (r.http.length) {
-    lines.push('', 'HTTP, requests/s (evcal / baseline = ratio), evcal p50 / p99 latency:', '| storage | events | route | evcal req/s | baseline req/s | ratio | p50 | p99 |', '|---|---:|---|---:|---:|---:|---:|---:|');
+    lines.push('', 'HTTP, requests/s (evcal / baseline = ratio; by CPU per request: baseline / evcal), evcal p50 / p99 latency:',
+      '| storage | events | route | evcal req/s | baseline req/s | ratio | CPU ratio (evcal / baseline per request) | p50 | p99 |', '|---|---:|---|---:|---:|---:|---:|---:|---:|');
     for (const x of r.http) {
       for (const [route, v] of Object.entries(x.routes)) {
-        lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | \`${route}\` | ${v.evcal.requestsPerSec.toFixed(0)} | ${v.baseline.requestsPerSec.toFixed(0)} | ${(100 * v.ratio).toFixed(1)}% | ${v.evcal.latencyP50} ms | ${v.evcal.latencyP99} ms |`);
+        const cpu = v.cpuRatio === undefined ? '—' : `${(100 * v.cpuRatio).toFixed(1)}% (${v.evcal.cpuPerRequestUs.toFixed(0)} / ${v.baseline.cpuPerRequestUs.toFixed(0)} µs)`;
+        lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | \`${route}\` | ${v.evcal.requestsPerSec.toFixed(0)} | ${v.baseline.requestsPerSec.toFixed(0)} | ${(100 * v.ratio).toFixed(1)}% | ${cpu} | ${v.evcal.latencyP50} ms | ${v.evcal.latencyP99} ms |`);
       }
     }
   }
