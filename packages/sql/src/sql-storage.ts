@@ -47,6 +47,21 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   const NEXT_CHANGE = root.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
     .where('name', '=', 'change').returning('value').compile();
 
+  const readChange = () => guard(async () => Number((await root.executeQuery(LAST_CHANGE)).rows[0]!.value));
+  /**
+   * The change counter for every caller that asks in the same turn of the event loop, read
+   * once, after all of them asked (on PostgreSQL a read is a round trip, and concurrent
+   * requests each need one). Each caller still gets a value read after it asked, so it sees
+   * every write that committed before.
+   */
+  let batch: Promise<number> | undefined;
+  const sharedRead = options.dialect === 'postgres'
+    ? () => (batch ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      batch = undefined;
+      return readChange();
+    }))
+    : readChange;
+
   /** The storage over `db`: the database itself (`tx` undefined) or a write transaction. */
   const over = (db: Db, tx: TransactionState | undefined): Storage => {
     /** Runs statements that belong together: in the current transaction, or as one of their own. */
@@ -76,7 +91,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
         }),
         peek: (kind) => guard(async () => Number((await db.selectFrom('evcal_sequences').select('value').where('name', '=', kind).executeTakeFirstOrThrow()).value)),
       },
-      lastChange: () => guard(async () => Number((await db.executeQuery(LAST_CHANGE)).rows[0]!.value)),
+      lastChange: tx ? () => guard(async () => Number((await db.executeQuery(LAST_CHANGE)).rows[0]!.value)) : sharedRead,
       // A transaction inside a transaction joins it.
       transaction: (fn) => (tx ? fn(self as StorageTransaction) : transaction((t, state) => fn(over(t, state) as StorageTransaction))),
       close: async () => {

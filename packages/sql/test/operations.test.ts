@@ -48,7 +48,7 @@ const databases: Array<[string, () => Promise<OpenedDatabase>, boolean]> = [
 ];
 
 for (const [name, open, available] of databases) {
-  describe.skipIf(!available)(`${name}: queries per endpoint`, () => {
+  describe.skipIf(!available)(`${name}: queries per endpoint`, { timeout: 30_000 }, () => {
     // Budgets: a list first reads the change counter (its validator); a page is 3 queries (rows,
     // count, the events' links); embedding an event page is at most 6 (venues, organizers,
     // categories, tags, and the two term counts); resolving a category filter is 4 (slugs, ids,
