@@ -10,7 +10,7 @@ export function setClientAddress(request: Request, address: string | undefined):
 
 /**
  * The client's address, when the request came through a bridge that knows it: the socket's
- * remote address, or with `trustProxy` the first `X-Forwarded-For` address.
+ * remote address, or with `trustProxy` the last `X-Forwarded-For` address (the one the proxy saw).
  */
 export function clientAddress(request: Request): string | undefined {
   return addresses.get(request);
