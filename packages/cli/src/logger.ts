@@ -12,6 +12,8 @@ export interface Logger {
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
+  /** An `info` line written at every level: that the server listens, which supervisors and scripts wait for. */
+  announce(msg: string, fields?: LogFields): void;
 }
 
 export interface LoggerOptions {
@@ -29,10 +31,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const now = options.now ?? Date.now;
   const threshold = LOG_LEVELS.indexOf(level);
   const enabled = (l: LogLevel) => LOG_LEVELS.indexOf(l) >= threshold;
+  const line = (l: LogLevel, msg: string, fields: LogFields) => write(`${JSON.stringify({ time: new Date(now()).toISOString(), level: l, msg, ...fields })}\n`);
   const log = (l: LogLevel) => (msg: string, fields: LogFields = {}) => {
-    if (enabled(l)) write(`${JSON.stringify({ time: new Date(now()).toISOString(), level: l, msg, ...fields })}\n`);
+    if (enabled(l)) line(l, msg, fields);
   };
-  return { level, enabled, debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+  return {
+    level, enabled, debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'),
+    announce: (msg, fields = {}) => line('info', msg, fields),
+  };
 }
 
 /** An error as log fields: its message, and its stack for errors that are bugs. */

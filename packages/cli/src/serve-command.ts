@@ -95,7 +95,7 @@ export async function runServe(args: readonly string[], help: string): Promise<n
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
-  logger.info(`evcal listening on ${server.origin}`, {
+  logger.announce(`evcal listening on ${server.origin}`, {
     origin: server.origin, api_root: server.apiRoot, storage: redact(storage),
     ...(Object.keys(server.languageRoots).length ? { languages: server.languageRoots } : {}),
   });

@@ -199,6 +199,14 @@ describe('health, logs and stopping', { timeout: 60_000 }, () => {
     expect(await waitFor('the generated id', () => logLines(server).find((l) => l.request_id === generated))).toMatchObject({ user_id: null });
   });
 
+  it('announces that it listens at every log level, and logs no request below info', async () => {
+    const server = await startServe(['--log-level', 'error']);
+    expect((await call(`${server.origin}/healthz`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(logLines(server).map((l) => l.msg)).toEqual([expect.stringMatching(/^evcal listening on http:\/\/127\.0\.0\.1:\d+$/)]);
+  });
+
   it('lets a request in flight finish after SIGTERM, refuses new connections, then exits 0', async () => {
     const file = join(tempDir(), 'slow.db');
     const server = await startServe(['--storage', `sqlite:${file}`, '--user', '1:administrator:tok-admin', '--log-level', 'debug']);
