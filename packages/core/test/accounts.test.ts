@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { createMemoryStorage } from '@evcal/memory';
 import { describe, expect, it } from 'vitest';
-import { createAccounts, isAccountError } from '../src/index';
+import { createAccounts, createCalendar, datasetJsonBytes, decodeDataset, isAccountError } from '../src/index';
 
 const setup = (now = () => Date.UTC(2030, 0, 1)) => {
   const storage = createMemoryStorage();
@@ -84,5 +84,23 @@ describe('tokens', () => {
     expect((await accounts.tokens.revoke(a.record.id)).id).toBe(a.record.id);
     await expect(accounts.tokens.revoke(a.record.id)).rejects.toMatchObject({ code: 'not_found' });
     expect((await accounts.tokens.list()).map((t) => t.kind)).toEqual(['application-password']);
+  });
+});
+
+describe('the accounts section of a stored calendar document', () => {
+  it('is written by a storage that is one document, read back, and left out of imports and exports', async () => {
+    const { accounts, storage } = setup();
+    await accounts.users.add({ name: 'ada', role: 'editor' });
+    const { token } = await accounts.tokens.create({ user: 'ada', expires: Date.UTC(2031, 0, 1) });
+    const document = JSON.parse(new TextDecoder().decode(datasetJsonBytes(storage.snapshot())));
+    expect(document.accounts.users).toEqual([{ id: 1, name: 'ada', role: 'editor', created: '2030-01-01T00:00:00.000Z' }]);
+    expect(JSON.stringify(document)).not.toContain(token);
+    const reopened = createMemoryStorage();
+    reopened.load(decodeDataset(document));
+    expect(await createAccounts({ storage: reopened, now: () => Date.UTC(2030, 0, 1) }).verifyBearer(token)).toEqual({ id: 1, role: 'editor' });
+    const other = createMemoryStorage();
+    await createCalendar({ storage: other }).importDataset(document);
+    expect(await other.users.list()).toEqual([]);
+    expect(await createCalendar({ storage }).exportDataset()).not.toHaveProperty('accounts');
   });
 });
