@@ -91,7 +91,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       timezone: options.timezone ?? 'UTC',
       ...(frozen !== undefined ? { now: () => frozen } : {}),
       limits: { defaultPerPage: options.defaultPerPage ?? 10, maxPerPage: options.maxPerPage ?? 50 },
-      users: { exists: async (id) => users.some((u) => u.id === id) || (await storage.users.get(id)) !== undefined },
+      // Read through the call's storage: inside a write, its transaction (SQLite's one connection).
+      users: { exists: async (id, s) => users.some((u) => u.id === id) || (await s.users.get(id)) !== undefined },
     });
     if (options.seed) await calendar.importDataset(await readDataset(options.seed));
     if (options.dataset && (await storage.sequences.peek('post')) === 0) await calendar.importDataset(options.dataset);

@@ -147,6 +147,11 @@ describe('accounts and tokens', { timeout: 60_000 }, () => {
     const created = await call(`${server.api}/events`, { json: EVENT, authorization: basic('ada', password) });
     expect(created.status).toBe(201);
     expect(created.json.author).toBe('12');
+    // An author named by id is looked up inside the write's transaction (SQLite has one connection).
+    const venue = await call(`${server.api}/venues`, { json: { venue: 'Hall', author: 12 }, authorization: basic('ada', password) });
+    expect(venue.status).toBe(201);
+    expect((await call(`${server.api}/venues`, { json: { venue: 'Annex', author: 99 }, authorization: basic('ada', password) })).json)
+      .toMatchObject({ code: 'rest_invalid_param', data: { params: { author: expect.any(String) } } });
     expect(await call(`${server.api}/events`, { authorization: basic('ada', 'abcd efgh ijkl mnop qrst uvwx') }))
       .toMatchObject({ status: 401, json: { code: 'incorrect_password' } });
     expect(await call(`${server.api}/events`, { authorization: basic('nobody', password) }))
