@@ -20,6 +20,12 @@ export type CalendarErrorCode =
   | 'forbidden'
   /** Credentials were sent but do not authenticate. */
   | 'invalid_credentials'
+  /** HTTP Basic credentials name no user (the reference: `invalid_username`). */
+  | 'unknown_user'
+  /** HTTP Basic credentials name no user, by an email address (the reference: `invalid_email`). */
+  | 'unknown_email'
+  /** HTTP Basic credentials name a user, with none of their application passwords (the reference: `incorrect_password`). */
+  | 'incorrect_password'
   /** details: { id } */
   | 'event_not_found'
   | 'not_an_event'

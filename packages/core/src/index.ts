@@ -24,8 +24,17 @@ export type {
 } from './model/records';
 
 export type {
-  Storage, StorageTransaction, StorageCapabilities, IdSequences, EventCollection, LinkedPostCollection, TermCollection,
+  Storage, StorageTransaction, StorageCapabilities, StorageReadiness, IdSequences, EventCollection, LinkedPostCollection,
+  TermCollection, UserCollection, TokenCollection,
 } from './storage/storage';
+
+// Accounts: users and API tokens kept in the storage (tokens as hashes).
+export { createAccounts } from './accounts/accounts';
+export type { Accounts, AccountsOptions, CreatedToken, NewToken, NewUser, PasswordCheck, UserRef } from './accounts/accounts';
+export { AccountError, isAccountError } from './accounts/account-error';
+export type { AccountErrorCode } from './accounts/account-error';
+export { TOKEN_KINDS, userNameKey } from './model/accounts';
+export type { TokenKind, TokenRecord, UserRecord } from './model/accounts';
 export { storageError, isStorageConflict } from './storage/storage-errors';
 export type { StorageErrorCode } from './storage/storage-errors';
 export { validatorOf, VALIDATOR, hash as hashText, listValidator } from './operations/validators';

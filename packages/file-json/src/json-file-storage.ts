@@ -3,7 +3,7 @@
 // queried by the core engine; every committed transaction rewrites the file atomically before
 // it is acknowledged. The first write takes a lock that keeps other processes from writing;
 // they can still read, and every read re-reads the file when another process changed it.
-import { datasetJsonBytes, decodeDataset, storageError, type Storage } from '@evcal/core';
+import { datasetJsonBytes, decodeDataset, isCalendarError, storageError, type Storage, type StorageReadiness } from '@evcal/core';
 import { createMemoryStorage, type MemorySnapshot } from '@evcal/memory';
 import { dirname } from 'node:path';
 import { atomicWrite } from './atomic-write';
@@ -19,7 +19,7 @@ export interface JsonFileStorageOptions {
 
 const EMPTY: MemorySnapshot = { events: [], venues: [], organizers: [], categories: [], tags: [], sequences: { post: 0, term: 0, change: 0 } };
 const WRITES = new Set(['insert', 'replace', 'delete', 'unlink']);
-const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
+const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags', 'users', 'tokens'] as const;
 
 /** Opens (or starts) a JSON file calendar. Fails if the file exists but is not a valid calendar. */
 export async function openJsonFileStorage(options: JsonFileStorageOptions): Promise<Storage> {
@@ -97,6 +97,8 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
     organizers: wrap('organizers'),
     categories: wrap('categories'),
     tags: wrap('tags'),
+    users: wrap('users'),
+    tokens: wrap('tokens'),
     sequences: {
       next: (kind) => transaction((tx) => tx.sequences.next(kind)),
       bump: (kind, id) => transaction((tx) => tx.sequences.bump(kind, id)),
@@ -111,6 +113,18 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
       return memory.lastChange();
     },
     transaction,
+    // Ready when the file can be read (or does not exist yet) and holds a calendar.
+    async readiness(): Promise<StorageReadiness> {
+      if (closed) return { ready: false, reason: 'unreachable', detail: 'the storage is closed' };
+      try {
+        await refresh();
+        return { ready: true };
+      } catch (error) {
+        // A file system error (EACCES, EIO…) means unreachable; anything else, a file that is not a calendar.
+        const unreachable = !isCalendarError(error) && errorCode(error) !== undefined;
+        return { ready: false, reason: unreachable ? 'unreachable' : 'schema', detail: `${path}: ${(error as Error).message}` };
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -14,6 +14,7 @@ import { createRouter, type FeedOperationName, type OperationName } from './rout
 import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
 import { translateDocument, translator, type Catalogue } from './i18n/translator';
 import type { RateLimit } from './rate-limit';
+import { authenticateLimited, type CredentialFailureLimit } from './credential-limit';
 import { internalError, noRoute, tooManyRequests, wireError, type WireErrorBody } from './wire-errors';
 import type { HandlerRequest } from './handler-request';
 import { boundedMemo } from './memo';
@@ -49,6 +50,13 @@ export interface FetchHandlerOptions {
   readonly cors?: CorsOptions;
   /** Asked before a request is served; a refusal is 429 with `Retry-After`. @default no limit */
   readonly rateLimit?: RateLimit;
+  /**
+   * Slows down guessing of credentials: told of every failed and successful authentication
+   * per client address, it makes an address that failed too often wait (429 with
+   * `Retry-After` to requests with credentials). See `memoryCredentialFailureLimit`.
+   * @default no limit
+   */
+  readonly credentialFailures?: CredentialFailureLimit;
   /**
    * Refuse writes to an existing resource (update, patch, delete by id or slug) that carry no
    * `If-Match` with 428 `rest_precondition_required`, so that no client can overwrite a change
@@ -129,7 +137,9 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       }
       if (!match) return send(404, noRoute(t));
 
-      const principal = options.authenticate ? await options.authenticate(request) : undefined;
+      const authenticated = options.authenticate ? await authenticateLimited(options.authenticate, options.credentialFailures, request) : undefined;
+      if (authenticated && 'retryAfter' in authenticated) return send(429, tooManyRequests(t), { 'retry-after': String(authenticated.retryAfter) });
+      const principal = authenticated?.principal;
       if (options.rateLimit) {
         const decision = await options.rateLimit({ request, principal, route: match.route.path });
         if (!decision.allowed) {

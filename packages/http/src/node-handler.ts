@@ -9,7 +9,8 @@ export type NodeHandler = (req: IncomingMessage & { body?: unknown; originalUrl?
 export interface NodeHandlerOptions {
   /**
    * Trust `X-Forwarded-Proto` and `X-Forwarded-Host` for the request's origin, and
-   * `X-Forwarded-For` for the client address (behind a proxy).
+   * `X-Forwarded-For` for the client address (behind one proxy you control): its last entry,
+   * the address the proxy saw, as proxies append to what the client sent.
    * @default false
    */
   readonly trustProxy?: boolean;
@@ -71,7 +72,7 @@ class NodeRequest implements HandlerRequest {
     this.url = /^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `${protocol}://${host}${target.startsWith('/') ? '' : '/'}${target}`;
     this.method = (req.method ?? 'GET').toUpperCase();
     this.headers = nodeHeaders(req.headers);
-    this.clientAddress = forwarded('x-forwarded-for') ?? req.socket.remoteAddress;
+    this.clientAddress = (options.trustProxy ? lastValue(req.headers['x-forwarded-for']) : undefined) ?? req.socket.remoteAddress;
   }
 
   /**
@@ -283,6 +284,12 @@ function drained(res: ServerResponse): Promise<void> {
     res.on('drain', done);
     res.on('close', done);
   });
+}
+
+/** The last entry of a list header: the one the nearest proxy added (entries before it are the client's to forge). */
+function lastValue(v: string | string[] | undefined): string | undefined {
+  const s = Array.isArray(v) ? v.join(',') : v;
+  return s?.split(',').at(-1)?.trim() || undefined;
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {

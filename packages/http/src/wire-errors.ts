@@ -16,6 +16,10 @@ const WIRE: Record<CalendarErrorCode, WireError> = {
   unauthenticated: { code: 'rest_forbidden', status: 401 },
   forbidden: { code: 'rest_forbidden', status: 403 },
   invalid_credentials: { code: 'rest_invalid_token', status: 401 },
+  // Application passwords over HTTP Basic: WordPress's codes (wp_authenticate_application_password).
+  unknown_user: { code: 'invalid_username', status: 401 },
+  unknown_email: { code: 'invalid_email', status: 401 },
+  incorrect_password: { code: 'incorrect_password', status: 401 },
   event_not_found: { code: 'rest-event-not-found', status: 404 },
   not_an_event: { code: 'rest-invalid-event-id', status: 400 },
   event_trashed: { code: 'event-no-longer-available', status: 403 },

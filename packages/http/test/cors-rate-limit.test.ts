@@ -85,7 +85,8 @@ describe('rate limit', () => {
       try {
         const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/events/v1/events`;
         const statuses = [];
-        for (const ip of ['203.0.113.7', '198.51.100.1']) statuses.push((await fetch(url, { headers: { 'x-forwarded-for': ip } })).status);
+        // The proxy appends the address it saw to what the client sent: the last entry counts.
+        for (const ip of ['203.0.113.7', '192.0.2.66, 198.51.100.1']) statuses.push((await fetch(url, { headers: { 'x-forwarded-for': ip } })).status);
         return { statuses, seen };
       } finally {
         await new Promise((resolve) => server.close(resolve));

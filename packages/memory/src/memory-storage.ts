@@ -3,9 +3,10 @@
 // its writes and commits them in one synchronous step, so concurrent readers see either none
 // or all of them. A write outside a transaction is a transaction of its own.
 import {
-  foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery, storageError,
+  foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery, storageError, userNameKey,
   type EventCollection, type EventRecord, type LinkedPostCollection, type OrganizerRecord, type PostStatus,
-  type Storage, type StorageTransaction, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type VenueRecord,
+  type Storage, type StorageTransaction, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type TokenCollection,
+  type TokenRecord, type UserCollection, type UserRecord, type VenueRecord,
 } from '@evcal/core';
 import { EventIndex, tuning } from './event-index';
 import { Table, TableView } from './table';
@@ -30,11 +31,18 @@ export interface MemorySnapshot {
   readonly organizers: readonly OrganizerRecord[];
   readonly categories: readonly TermRecord[];
   readonly tags: readonly TermRecord[];
+  /** Accounts (absent: none). */
+  readonly users?: readonly UserRecord[];
+  readonly tokens?: readonly TokenRecord[];
   /** The id sequences, and `change`: the storage's last change number. */
   readonly sequences: { readonly post: number; readonly term: number; readonly change: number };
 }
 
 const slugOf = (r: { slug: string }) => r.slug;
+/** Users are found by name, through the slug index; tokens by id only. */
+const userKeyOf = (u: UserRecord) => userNameKey(u.name);
+const noKey = () => '';
+const byCreation = (a: TokenRecord, b: TokenRecord) => a.created - b.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** A storage that keeps everything in this process. */
 export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryStorage {
@@ -44,6 +52,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     organizers: new Table<OrganizerRecord>(slugOf),
     categories: new Table<TermRecord>(slugOf),
     tags: new Table<TermRecord>(slugOf),
+    users: new Table<UserRecord>(userKeyOf),
+    tokens: new Table<TokenRecord>(noKey),
   };
   const sequences = { post: 0, term: 0, change: 0 };
   const counts = new TermCounts();
@@ -65,6 +75,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     tables.organizers.apply(views.organizers.changes);
     tables.categories.apply(views.categories.changes);
     tables.tags.apply(views.tags.changes);
+    tables.users.apply(views.users.changes);
+    tables.tokens.apply(views.tokens.changes);
     sequences.post = Math.max(sequences.post, seq.post);
     sequences.term = Math.max(sequences.term, seq.term);
     sequences.change = seq.change;
@@ -150,6 +162,21 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       };
     };
 
+    const users: UserCollection = {
+      get: async (id) => views.users.get(id),
+      getByName: async (name) => views.users.getBySlug(userNameKey(name)),
+      list: async () => [...views.users.values()].sort((a, b) => a.id - b.id),
+      insert: (r) => write(() => views.users.insert(r), (t) => t.users.insert(r)),
+      replace: (r) => write(() => views.users.replace(r), (t) => t.users.replace(r)),
+      delete: (id) => write(() => views.users.delete(id), (t) => t.users.delete(id)),
+    };
+    const tokens: TokenCollection = {
+      get: async (id) => views.tokens.get(id),
+      list: async (userId) => [...views.tokens.values()].filter((t) => userId === undefined || t.userId === userId).sort(byCreation),
+      insert: (r) => write(() => views.tokens.insert(r), (t) => t.tokens.insert(r)),
+      delete: (id) => write(() => views.tokens.delete(id), (t) => t.tokens.delete(id)),
+    };
+
     const self: Storage = {
       capabilities: { transactions: true, durable: false },
       events,
@@ -157,6 +184,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       organizers: linked('organizer', views.organizers),
       categories: terms('category', views.categories),
       tags: terms('tag', views.tags),
+      users,
+      tokens,
       sequences: {
         next: (kind) => write(() => ++seq[kind], (t) => t.sequences.next(kind)),
         bump: (kind, id) => write(() => {
@@ -165,6 +194,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         peek: async (kind) => seq[kind],
       },
       lastChange: async () => sequences.change,
+      readiness: async () => (closed ? { ready: false, reason: 'unreachable', detail: 'the storage is closed' } : { ready: true }),
       // A transaction inside a transaction joins it.
       transaction: (fn) => (tx ? fn(self as StorageTransaction) : root.transaction(fn)),
       close: async () => root.close(),
@@ -178,6 +208,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     organizers: new TableView(tables.organizers, slugOf),
     categories: new TableView(tables.categories, slugOf),
     tags: new TableView(tables.tags, slugOf),
+    users: new TableView(tables.users, userKeyOf),
+    tokens: new TableView(tables.tokens, noKey),
   });
 
   const direct = storageOver(freshViews(), sequences, undefined);
@@ -212,6 +244,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       organizers: [...tables.organizers.rows.values()],
       categories: [...tables.categories.rows.values()],
       tags: [...tables.tags.rows.values()],
+      users: [...tables.users.rows.values()],
+      tokens: [...tables.tokens.rows.values()],
       sequences: { ...sequences },
     }),
     load(snapshot) {
@@ -221,6 +255,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       tables.organizers.reset(snapshot.organizers);
       tables.categories.reset(snapshot.categories);
       tables.tags.reset(snapshot.tags);
+      tables.users.reset(snapshot.users ?? []);
+      tables.tokens.reset(snapshot.tokens ?? []);
       sequences.post = snapshot.sequences.post;
       sequences.term = snapshot.sequences.term;
       sequences.change = snapshot.sequences.change;

@@ -146,6 +146,27 @@ export interface SequencesTable {
   value: BigIntColumn;
 }
 
+/** The users of the server (migration 0008). */
+export interface UsersTable {
+  id: number;
+  name: string;
+  /** The name lowercased (core's userNameKey), unique. */
+  name_key: string;
+  role: string;
+  created: BigIntColumn;
+}
+
+/** API tokens as SHA-256 hashes (migration 0008). */
+export interface TokensTable {
+  id: string;
+  user_id: number;
+  kind: 'bearer' | 'application-password';
+  label: string;
+  hash: string;
+  created: BigIntColumn;
+  expires: BigIntColumn | null;
+}
+
 export interface EvcalDatabase {
   evcal_events: EventsTable;
   evcal_event_links: EventLinksTable;
@@ -155,4 +176,6 @@ export interface EvcalDatabase {
   evcal_term_counts: TermCountsTable;
   evcal_event_days: EventDaysTable;
   evcal_sequences: SequencesTable;
+  evcal_users: UsersTable;
+  evcal_tokens: TokensTable;
 }

@@ -22,7 +22,8 @@ import {
 } from './rows';
 import type { EvcalDatabase, VenuesTable } from './schema';
 import { countEvents } from './list-counts';
-import { translate } from './sql-errors';
+import { guard } from './sql-errors';
+import { sqlReadiness, tokenCollection, userCollection } from './account-collections';
 
 export interface SqlStorageOptions {
   /** The Kysely instance to use (its connections, pool and logging are the caller's). */
@@ -35,7 +36,7 @@ export interface SqlStorageOptions {
   readonly destroyOnClose?: boolean;
 }
 
-type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
+export type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
 
 /** A storage over tables created by `migrate`. */
 export function createSqlStorage(options: SqlStorageOptions): Storage {
@@ -79,6 +80,8 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       organizers: linkedCollection('organizer', db, d, write),
       categories: termCollection('category', db, d, options.schema, write),
       tags: termCollection('tag', db, d, options.schema, write),
+      users: userCollection(db, write),
+      tokens: tokenCollection(db, write),
       sequences: {
         next: (kind) => write(async (w) => {
           const row = await w.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
@@ -92,6 +95,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
         peek: (kind) => guard(async () => Number((await db.selectFrom('evcal_sequences').select('value').where('name', '=', kind).executeTakeFirstOrThrow()).value)),
       },
       lastChange: tx ? () => guard(async () => Number((await db.executeQuery(LAST_CHANGE)).rows[0]!.value)) : sharedRead,
+      readiness: () => sqlReadiness(options.db, options.schema),
       // A transaction inside a transaction joins it.
       transaction: (fn) => (tx ? fn(self as StorageTransaction) : transaction((t, state) => fn(over(t, state) as StorageTransaction))),
       close: async () => {
@@ -142,7 +146,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   return over(root, undefined);
 }
 
-type Write = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+export type Write = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
 
 /** A write transaction's number, whether it has written anything yet, and how many events it inserted. */
 interface TransactionState {
@@ -373,10 +377,3 @@ function paged<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q
 }
 
 /** Runs a storage call, turning driver errors into core errors (no SQL reaches a client). */
-async function guard<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throw translate(error);
-  }
-}

@@ -8,7 +8,8 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventRecord } from '@evcal/storage-test-suite';
-import { createSqlStorage, MIGRATIONS, migrate } from '../src/index';
+import { createSqlStorage, MIGRATIONS, migrate, pendingMigrations } from '../src/index';
+import type { EvcalMigration } from '../src/migrations/types';
 import { eventRow, linkRows, NO_OFFSET, startOffset } from '../src/rows';
 import { POSTGRES_URL } from './databases';
 
@@ -28,6 +29,37 @@ describe('migrate', () => {
     expect(await migrate(db)).toEqual([]);
     const tables = await db.introspection.getTables();
     expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['evcal_events', 'evcal_event_links', 'evcal_terms', 'evcal_migrations']));
+  });
+
+  // Branches number their migrations apart (0007 on one, 0008 on another) and merge in either
+  // order: a database that has 0008 must still take a 0007 that arrives later.
+  it('sqlite: runs a migration numbered below one already applied, and readiness reports it pending until then', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'evcal-migrate-')), 'db.sqlite');
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+    open.push(db);
+    await migrate(db);
+    const storage = createSqlStorage({ db, dialect: 'sqlite' });
+    expect(await storage.readiness()).toEqual({ ready: true });
+    const table = MIGRATIONS as Record<string, EvcalMigration>;
+    const earlier = '0007_merged_later';
+    expect(LATEST.at(-1)! > earlier).toBe(true);
+    table[earlier] = { up: async (d) => { await d.schema.createTable('evcal_merged_later').addColumn('id', 'integer').execute(); } };
+    try {
+      expect(await pendingMigrations(db)).toEqual([earlier]);
+      expect(await storage.readiness()).toEqual({ ready: false, reason: 'schema', detail: `migrations not applied: ${earlier}` });
+      expect(await migrate(db)).toEqual([earlier]);
+      expect(await storage.readiness()).toEqual({ ready: true });
+    } finally {
+      delete table[earlier];
+    }
+  });
+
+  it('sqlite: readiness tells a database never migrated from one that cannot be read', async () => {
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+    const storage = createSqlStorage({ db, dialect: 'sqlite' });
+    expect(await storage.readiness()).toMatchObject({ ready: false, reason: 'schema' });
+    await db.destroy();
+    expect(await storage.readiness()).toMatchObject({ ready: false, reason: 'unreachable' });
   });
 
   it.skipIf(!POSTGRES_URL)('postgres: concurrent starts on a new schema apply each migration once', async () => {

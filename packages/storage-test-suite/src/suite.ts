@@ -1,5 +1,6 @@
 // registerStorageSuite: the whole suite for one adapter, as vitest tests.
 import { describe } from 'vitest';
+import { accountsGroup } from './accounts-group';
 import { changesGroup } from './changes-group';
 import { suiteContext, type StorageSuiteOptions } from './context';
 import { differentialGroup } from './differential-group';
@@ -19,5 +20,6 @@ export function registerStorageSuite(options: StorageSuiteOptions): void {
     changesGroup(ctx);
     queriesGroup(ctx);
     differentialGroup(ctx);
+    accountsGroup(ctx);
   });
 }

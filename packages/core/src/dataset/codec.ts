@@ -11,10 +11,11 @@ import {
   POST_STATUSES, type EventRecord, type ImageRecord, type OrganizerRecord, type PostRecord, type TermRecord, type VenueRecord,
 } from '../model/records';
 import { formatUtc, parseWall } from '../time/wall-clock';
+import { decodeAccounts, encodeAccounts, type AccountSet } from './account-codec';
 import { resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
 
-/** Every record of a calendar, and where its id sequences stand. */
-export interface RecordSet {
+/** Every record of a calendar, and where its id sequences stand; a stored calendar's accounts too. */
+export interface RecordSet extends AccountSet {
   readonly events: readonly EventRecord[];
   readonly venues: readonly VenueRecord[];
   readonly organizers: readonly OrganizerRecord[];
@@ -37,6 +38,8 @@ export interface EncodedDataset {
 export function encodeDataset(records: RecordSet): EncodedDataset {
   const out: Record<string, unknown> = { evcal: encodeMeta(records) };
   for (const [key, encode] of SECTIONS) out[key] = byId<{ id: number }>(records[key]).map(encode);
+  const accounts = encodeAccounts(records);
+  if (accounts) out.accounts = accounts;
   return out as unknown as EncodedDataset;
 }
 
@@ -62,6 +65,8 @@ export function datasetJsonBytes(records: RecordSet, cache?: WeakMap<object, Uin
     });
     parts.push(CLOSE_LIST);
   }
+  const accounts = encodeAccounts(records);
+  if (accounts) parts.push(utf8.encode(`,"accounts":${JSON.stringify(accounts)}`));
   parts.push(CLOSE_OBJECT);
   const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
   let at = 0;
@@ -82,11 +87,13 @@ export function decodeDataset(data: unknown): RecordSet {
   const organizers = decodeAll(doc.organizers, 'organizers', (r, p) => decodeOrganizer(r, p));
   const categories = decodeAll(doc.categories, 'categories', (r, p) => decodeTerm(r, p, true));
   const tags = decodeAll(doc.tags, 'tags', (r, p) => decodeTerm(r, p, false));
+  const accounts = decodeAccounts(doc.accounts ?? {});
+  if (!accounts.ok) throw datasetError(accounts.path, accounts.message);
   // Not Math.max(...ids): a spread of a few hundred thousand arguments overflows the stack.
   const maxId = (lists: readonly { id: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => Math.max(n, r.id), m), 0);
   const maxRevision = (lists: readonly { revision: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => Math.max(n, r.revision), m), 0);
   return {
-    events, venues, organizers, categories, tags,
+    events, venues, organizers, categories, tags, ...accounts.value,
     sequences: {
       post: Math.max(doc.evcal?.sequences.post ?? 0, maxId([events, venues, organizers])),
       term: Math.max(doc.evcal?.sequences.term ?? 0, maxId([categories, tags])),
@@ -154,7 +161,7 @@ function encodeOrganizer(o: OrganizerRecord): Record<string, unknown> {
   return { organizer: o.title, ...encodePost(o), phone: o.phone, website: o.website, email: o.email };
 }
 
-type SectionKey = keyof Omit<RecordSet, 'sequences'>;
+type SectionKey = Exclude<keyof RecordSet, 'sequences' | keyof AccountSet>;
 type Encoder = (record: { id: number }) => Record<string, unknown>;
 /** A section and the encoder of its records (each applied only to that section's records). */
 const section = <K extends SectionKey>(key: K, encode: (record: RecordSet[K][number]) => Record<string, unknown>) =>
@@ -251,6 +258,7 @@ const documentSchema = v.object({
   venues: v.optional(v.array(v.unknown())),
   organizers: v.optional(v.array(v.unknown())),
   events: v.optional(v.array(v.unknown())),
+  accounts: v.optional(v.unknown()),
 });
 
 function postFields(r: v.InferOutput<typeof eventSchema> | v.InferOutput<typeof venueSchema> | v.InferOutput<typeof organizerSchema>) {

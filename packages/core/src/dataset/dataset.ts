@@ -43,7 +43,8 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
   if (dataset === null || typeof dataset !== 'object' || Array.isArray(dataset)) throw datasetError('$', 'a dataset is a JSON object');
   const data = dataset as Record<string, unknown>;
   for (const key of Object.keys(data)) {
-    if (key === METADATA) continue;
+    // A JSON file storage's accounts travel with the storage, not with the calendar: left alone.
+    if (key === METADATA || key === 'accounts') continue;
     if (!(SECTIONS as readonly string[]).includes(key)) throw datasetError(key, `unknown section (expected ${SECTIONS.join(', ')})`);
     if (!Array.isArray(data[key])) throw datasetError(key, 'must be a list');
   }

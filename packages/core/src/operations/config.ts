@@ -20,7 +20,12 @@ export interface ImageProvider {
 
 /** Which user ids exist (the `author` field must name one). */
 export interface UserDirectory {
-  exists(id: number): Promise<boolean> | boolean;
+  /**
+   * `storage` is the storage the operation reads: inside a write, its transaction. A directory
+   * kept in the storage (`storage.users`) must read it there: SQLite has one connection, which
+   * the transaction holds until it ends.
+   */
+  exists(id: number, storage: Storage): Promise<boolean> | boolean;
 }
 
 export interface CalendarOptions {

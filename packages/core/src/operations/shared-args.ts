@@ -9,7 +9,7 @@ import { WRITABLE_STATUSES, type ImageRecord } from '../model/records';
 export const authorArg = arg({
   schema: positiveInt,
   description: 'The ID of the author',
-  validate: async (id, ctx) => ((await ctx.config.users.exists(id)) ? undefined : INVALID_PARAMETER),
+  validate: async (id, ctx) => ((await ctx.config.users.exists(id, ctx.storage)) ? undefined : INVALID_PARAMETER),
 });
 
 export const dateArg = (description: string) => arg({ schema: timeValue, description });

@@ -2,6 +2,7 @@
 // an adapter persists records as given and evaluates queries (see query-types.ts), with the
 // semantics of the reference engine in ../query (memory and file adapters call it directly;
 // SQL adapters compile the same queries). @evcal/storage-test-suite checks both.
+import type { TokenRecord, UserRecord } from '../model/accounts';
 import type {
   EventRecord, OrganizerRecord, PostStatus, Taxonomy, TermRecord, VenueRecord,
 } from '../model/records';
@@ -66,6 +67,39 @@ export interface TermCollection extends Omit<RecordCollection<TermRecord>, 'getB
   list(query: TermQuery): Promise<Page<CountedTerm<TermRecord>>>;
 }
 
+/** The users of the server (accounts/accounts.ts checks names, roles and references). */
+export interface UserCollection {
+  get(id: number): Promise<UserRecord | undefined>;
+  /** The user whose name equals `name` compared case-insensitively (`userNameKey`). */
+  getByName(name: string): Promise<UserRecord | undefined>;
+  /** Every user, by id. */
+  list(): Promise<readonly UserRecord[]>;
+  /** Fails when the id exists. */
+  insert(user: UserRecord): Promise<void>;
+  /** Replaces the user with the same id; fails when it does not exist. */
+  replace(user: UserRecord): Promise<void>;
+  delete(id: number): Promise<void>;
+}
+
+/** API tokens, kept as hashes. */
+export interface TokenCollection {
+  get(id: string): Promise<TokenRecord | undefined>;
+  /** The tokens of one user, or every token; by creation time, then id. */
+  list(userId?: number): Promise<readonly TokenRecord[]>;
+  /** Fails when the id exists. */
+  insert(token: TokenRecord): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+
+/**
+ * Whether a storage can serve requests now: `unreachable` when it cannot be read (a database
+ * down, a file gone), `schema` when it is reachable but not at the schema this version
+ * writes (migrations not applied). `detail` is for operators' logs.
+ */
+export type StorageReadiness =
+  | { readonly ready: true }
+  | { readonly ready: false; readonly reason: 'unreachable' | 'schema'; readonly detail: string };
+
 /**
  * Everything a calendar keeps.
  *
@@ -82,6 +116,9 @@ export interface Storage {
   readonly categories: TermCollection;
   readonly tags: TermCollection;
   readonly sequences: IdSequences;
+  /** Accounts: a write to them is a write transaction like any other (it advances the change counter). */
+  readonly users: UserCollection;
+  readonly tokens: TokenCollection;
   /**
    * The change number of the last committed write transaction (0 for a storage never
    * written), as every process sharing the storage sees it. Lists' validators are built on
@@ -96,6 +133,11 @@ export interface Storage {
    * transaction joins it.
    */
   transaction<T>(fn: (tx: StorageTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Checks, with one cheap read, that the storage is reachable and at the schema this version
+   * writes; never throws (a failure is `{ ready: false }`). Health checks call it.
+   */
+  readiness(): Promise<StorageReadiness>;
   /** Releases connections, files and locks. */
   close(): Promise<void>;
 }
