@@ -35,7 +35,7 @@ const { values: opts } = parseArgs({
   },
 });
 const quick = opts.quick;
-const only = new Set((opts.only ?? 'inprocess,http,memory').split(','));
+const only = new Set((opts.only ?? 'inprocess,http,memory,year').split(','));
 const mode = quick ? 'quick' : 'full';
 
 /**
@@ -47,6 +47,7 @@ const PLAN = quick
     inprocess: [['memory', 1000], ['file-json', 1000], ['sqlite', 1000], ['postgres', 1000], ['sqlite', 3000], ['memory', 3000]],
     http: [['memory', 1000], ['file-json', 1000], ['sqlite', 1000], ['postgres', 1000]],
     memory: [3000],
+    yearList: { storages: ['sqlite', 'postgres'], sizes: [500, 2000], requests: 5 },
     budgetMs: 150,
     httpSeconds: 1,
   }
@@ -58,6 +59,7 @@ const PLAN = quick
     ],
     http: [['memory', 10_000], ['file-json', 10_000], ['sqlite', 10_000], ['postgres', 10_000], ['memory', 100_000], ['sqlite', 100_000], ['postgres', 100_000]],
     memory: [100_000],
+    yearList: { storages: ['sqlite', 'postgres'], sizes: [5_000, 50_000], requests: 40 },
     budgetMs: 3000,
     httpSeconds: 10,
   };
@@ -115,6 +117,7 @@ const results = {
   inprocess: [],
   http: [],
   memory: [],
+  yearList: [],
   failures: [],
 };
 const pgOk = await postgresReachable();
@@ -157,6 +160,14 @@ try {
       });
     }
   }
+  if (only.has('year')) {
+    for (const storage of PLAN.yearList.storages) {
+      if ((storage === 'postgres' && !pgOk) || (storages && !storages.has(storage))) continue;
+      await attempt(`a year's list through evcal serve, freshly seeded: ${storage}, ${PLAN.yearList.sizes.join(' and ')} events`, async () => {
+        results.yearList.push(await runScript('year-list.mjs', ['--storage', storage, '--sizes', PLAN.yearList.sizes.join(','), '--requests', String(PLAN.yearList.requests)]));
+      });
+    }
+  }
 } finally {
   results.finishedAt = new Date().toISOString();
   results.seconds = (performance.now() - started) / 1000;
@@ -185,6 +196,7 @@ function merged(earlier, now) {
     inprocess: combine(earlier.inprocess, now.inprocess),
     http: combine(earlier.http, now.http),
     memory: [...(earlier.memory ?? []).filter((x) => !now.memory.some((y) => y.n === x.n)), ...now.memory],
+    yearList: [...(earlier.yearList ?? []).filter((x) => !now.yearList.some((y) => y.storage === x.storage)), ...now.yearList],
     failures: [...(earlier.failures ?? []), ...now.failures],
   };
 }
@@ -214,6 +226,13 @@ function summary(r) {
         const cpu = v.cpuRatio === undefined ? '—' : `${(100 * v.cpuRatio).toFixed(1)}% (${v.evcal.cpuPerRequestUs.toFixed(0)} / ${v.baseline.cpuPerRequestUs.toFixed(0)} µs)`;
         lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | \`${route}\` | ${v.evcal.requestsPerSec.toFixed(0)} | ${v.baseline.requestsPerSec.toFixed(0)} | ${(100 * v.ratio).toFixed(1)}% | ${cpu} | ${v.evcal.latencyP50} ms | ${v.evcal.latencyP99} ms |`);
       }
+    }
+  }
+  if (r.yearList?.length) {
+    lines.push('', "A year's list through evcal serve right after `evcal import` (p50 of pages not asked before):", '| storage | sizes | p50 per size | growth |', '|---|---|---|---:|');
+    for (const y of r.yearList) {
+      const sizes = Object.keys(y.sizes);
+      lines.push(`| ${y.storage} | ${sizes.map((n) => Number(n).toLocaleString('en')).join(' → ')} | ${sizes.map((n) => fmtMs(y.sizes[n].p50)).join(' → ')} | ${y.growth === undefined ? '—' : `${y.growth.toFixed(2)}×`} |`);
     }
   }
   for (const m of r.memory) {
