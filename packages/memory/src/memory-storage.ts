@@ -31,7 +31,7 @@ export interface MemorySnapshot {
   readonly categories: readonly TermRecord[];
   readonly tags: readonly TermRecord[];
   /** The id sequences, and `change`: the storage's last change number. */
-  readonly sequences: { readonly post: number; readonly term: number; readonly change: number };
+  readonly sequences: { readonly post: number; readonly term: number; readonly change: number; readonly horizon?: number };
 }
 
 const slugOf = (r: { slug: string }) => r.slug;
@@ -45,7 +45,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     categories: new Table<TermRecord>(slugOf),
     tags: new Table<TermRecord>(slugOf),
   };
-  const sequences = { post: 0, term: 0, change: 0 };
+  const sequences = { post: 0, term: 0, change: 0, horizon: 0 };
   const counts = new TermCounts();
   const eventIndex = new EventIndex(tables.events.rows);
   const onEventChange = (before: EventRecord | undefined, after: EventRecord | undefined) => {
@@ -68,6 +68,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     sequences.post = Math.max(sequences.post, seq.post);
     sequences.term = Math.max(sequences.term, seq.term);
     sequences.change = seq.change;
+    sequences.horizon = Math.max(sequences.horizon, seq.horizon);
   };
 
   /**
@@ -195,7 +196,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         const result = await fn(storageOver(views, seq, { change: seq.change }) as StorageTransaction);
         // A transaction that wrote nothing changes nothing, the counter included.
         const wrote = Object.values(views).some((v) => v.dirty) || seq.post !== sequences.post || seq.term !== sequences.term
-          || seq.change > sequences.change + 1;
+          || seq.change > sequences.change + 1 || seq.horizon !== sequences.horizon;
         if (!wrote) return result;
         commit(views, seq);
         await options.onCommit?.(root);
@@ -227,6 +228,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       sequences.post = snapshot.sequences.post;
       sequences.term = snapshot.sequences.term;
       sequences.change = snapshot.sequences.change;
+      sequences.horizon = snapshot.sequences.horizon ?? 0;
     },
   };
   return root;

@@ -19,6 +19,8 @@ export class TermCounts {
   }
 
   private add(event: EventRecord, delta: number): void {
+    // A series counts once, as core's countEventsByTerm: its occurrences do not.
+    if (event.occurrence) return;
     for (const [taxonomy, ids] of [['category', event.categoryIds], ['tag', event.tagIds]] as const) {
       for (const id of new Set(ids)) {
         let byStatus = this.counts[taxonomy].get(id);

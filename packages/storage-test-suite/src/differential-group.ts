@@ -60,6 +60,7 @@ const ownedBy = fc.option(fc.record({ authorId: fc.integer({ min: 1, max: 3 }), 
 const maybeNoStatuses = fc.oneof({ weight: 4, arbitrary: statuses }, { weight: 1, arbitrary: fc.constant<PostStatus[]>([]) });
 
 const eventQuery: fc.Arbitrary<EventQuery> = fc.record({
+  records: fc.constantFrom<EventQuery['records']>('listed', 'stored', 'series'),
   statuses: maybeNoStatuses,
   ownedBy,
   excludeHidden: fc.boolean(),

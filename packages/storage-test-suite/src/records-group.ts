@@ -115,7 +115,7 @@ export function recordsGroup(ctx: SuiteContext): void {
       expect(await s.events.get(1)).toEqual(imported);
       expect((await s.events.get(2))?.icalUid).toBeUndefined();
       await s.events.replace({ ...imported, title: 'Renamed' });
-      const listed = await s.events.list({ statuses: ['publish'], excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }] });
+      const listed = await s.events.list({ records: 'listed', statuses: ['publish'], excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }] });
       expect(listed.items.map((e) => [e.id, e.title, e.icalUid])).toEqual([[1, 'Renamed', '12@other.example'], [2, 'Event 2', undefined]]);
     });
 

@@ -135,7 +135,7 @@ async function eventsByUid(storage: Storage): Promise<Map<string, number>> {
   const pageSize = 500;
   for (let offset = 0; ; offset += pageSize) {
     const page = await storage.events.list({
-      statuses: POST_STATUSES, excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }], limit: pageSize, offset,
+      records: 'stored', statuses: POST_STATUSES, excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }], limit: pageSize, offset,
     });
     for (const event of page.items) if (event.icalUid !== undefined && event.icalUid !== null) byUid.set(event.icalUid, event.id);
     if (page.items.length < pageSize) return byUid;

@@ -67,7 +67,7 @@ export async function singleEventFeed(call: Call, input: Input, by: 'id' | 'slug
     : (await call.storage.events.getBySlug(values.slug as string))!;
   const unlock = { password: values.password as string | undefined, context: values.context as string | undefined };
   assertReadable(call, event, unlock);
-  const query: EventQuery = { statuses: [event.status], excludeHidden: false, ids: [event.id], sort: [{ field: 'id', direction: 'asc' }] };
+  const query: EventQuery = { records: event.occurrence ? 'listed' : 'stored', statuses: [event.status], excludeHidden: false, ids: [event.id], sort: [{ field: 'id', direction: 'asc' }] };
   return feedOf(call, 'event', query, unlock, 1, options);
 }
 
