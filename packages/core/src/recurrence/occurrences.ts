@@ -9,7 +9,7 @@ import { OVERRIDABLE_FIELDS, type EventOverrides, type EventRecord } from '../mo
 import { addDays, formatWall, parseWall } from '../time/wall-clock';
 import { instantToWall, resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
 import type { WriteCall } from '../operations/call';
-import { expandRecurrence, RecurrenceProblem, type GeneratedStart } from './expand';
+import { expandRecurrence, RecurrenceProblem, ruleParts, type GeneratedStart } from './expand';
 import { occurrenceId } from './occurrence-id';
 
 /** What a write did to the occurrences of its series (for a change feed: one change, these occurrences). */
@@ -39,11 +39,11 @@ export function seriesStarts(series: EventRecord, horizon: number, settings: Rec
   const rec = series.recurrence!;
   const zone = resolveZone(series.timezone)!;
   try {
-    const expansion = expandRecurrence(parseWall(series.startLocal)!, zone, rec, horizon, settings.maxOccurrences);
-    if (!expansion.bounded && settings.horizonMonths === 0) {
+    const parts = rec.rrule === '' ? undefined : ruleParts(rec.rrule);
+    if (parts && !parts.has('COUNT') && !parts.has('UNTIL') && settings.horizonMonths === 0) {
       throw new RecurrenceProblem(msg('A recurrence without COUNT or UNTIL needs a horizon; give it a COUNT or an UNTIL.'));
     }
-    return expansion;
+    return expandRecurrence(parseWall(series.startLocal)!, zone, rec, horizon, settings.maxOccurrences);
   } catch (error) {
     if (error instanceof RecurrenceProblem) throw invalidParam(param, error.text);
     throw error;
