@@ -21,9 +21,18 @@ export const recurrence: EvcalMigration = {
     await db.schema.alterTable('evcal_events').addColumn('recurrence', 'text').execute();
     await db.schema.alterTable('evcal_events').addColumn('occurrence', 'text').execute();
     if (postgres) {
+      // Triggers naming the id columns are dropped for the change of type, then made again.
+      for (const [trigger, on] of [['evcal_events_counted', 'evcal_events'], ['evcal_events_days', 'evcal_events'],
+        ['evcal_event_links_counted', 'evcal_event_links'], ['evcal_event_links_days', 'evcal_event_links']] as const) {
+        await sql`drop trigger ${sql.id(trigger)} on ${table(on)}`.execute(db);
+      }
       await sql`alter table ${table('evcal_events')} alter column id type bigint`.execute(db);
       await sql`alter table ${table('evcal_event_links')} alter column event_id type bigint`.execute(db);
-      await countTriggersPostgres(db, table, counted, true);
+      await countTriggersPostgres(db, table, counted);
+      await sql`create trigger evcal_event_links_days after insert or delete or update of event_id, kind, ref_id on ${table('evcal_event_links')}
+        for each row execute function ${table('evcal_days_links')}()`.execute(db);
+      await sql`create trigger evcal_events_days after insert or delete or update of id, status, hide_from_listings, start_utc, end_utc
+        on ${table('evcal_events')} for each row execute function ${table('evcal_days_events')}()`.execute(db);
     } else {
       for (const name of ['evcal_event_links_counted_insert', 'evcal_event_links_counted_delete', 'evcal_event_links_counted_update',
         'evcal_events_counted_insert', 'evcal_events_counted_delete', 'evcal_events_counted_update']) {
