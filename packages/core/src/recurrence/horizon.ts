@@ -75,8 +75,11 @@ export async function extendHorizon(call: Call, until: number): Promise<void> {
       records: 'series', statuses: POST_STATUSES, excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }],
     });
     const unlimited = { ...c.config.recurrence, maxOccurrences: Number.MAX_SAFE_INTEGER };
-    for (const series of items) {
-      if (isBounded(series)) continue;
+    const open = items.filter((series) => !isBounded(series));
+    // Without such series nothing is written (reads stay reads): a series written later is
+    // stored up to `horizonMonths` ahead of its write anyway.
+    if (open.length === 0) return;
+    for (const series of open) {
       const fresh = seriesStarts(series, until, unlimited).starts.filter((g) => g.startUtc > from);
       const ids = fresh.map((g) => occurrenceId(series.recurrence!.idBase, g.date));
       const stored = new Set((await c.storage.events.getMany(ids)).map((e) => e.id));
