@@ -90,6 +90,13 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       : createFetchHandler(calendar, handlerOptions);
     server = createServer(toNodeHandler(handler));
     server.keepAliveTimeout = 5_000;
+    // Series without an end are stored up to the recurrence horizon: moved along at start and
+    // every hour, so that no request has to wait for it (docs/recurrence.md).
+    await calendar.extendRecurrences();
+    const horizon = setInterval(() => {
+      calendar.extendRecurrences().catch((error: unknown) => console.error('evcal: extending recurring events failed:', error));
+    }, 3_600_000);
+    horizon.unref();
     await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -99,7 +106,10 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       origin,
       apiRoot: `${origin}${basePath}/${namespace}`,
       languageRoots: Object.fromEntries(languages.map((l) => [l, `${origin}${basePath}/${l.toLowerCase()}/${namespace}`])),
-      close: () => closeServer(running, storage),
+      close: () => {
+        clearInterval(horizon);
+        return closeServer(running, storage);
+      },
     };
   } catch (error) {
     if (server?.listening) server.close();
