@@ -180,3 +180,19 @@ describe('the horizon', () => {
     expect(beyond.total).toBe(0);
   });
 });
+
+describe('JSON-LD', () => {
+  it('describes a series with a schema.org Schedule', async () => {
+    const { cal, series } = await weekly(makeCalendar(), { recurrence: { rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE;UNTIL=20270601T000000Z', exdate: ['2027-03-15 19:00:00'] } });
+    const read = await cal.events.get({ id: series.id }, anon) as Json & { json_ld: Record<string, unknown> };
+    expect(read.json_ld.eventSchedule).toEqual({
+      '@type': 'Schedule', repeatFrequency: 'P2W', byDay: ['https://schema.org/Monday', 'https://schema.org/Wednesday'],
+      startDate: '2027-03-01', endDate: '2027-05-31', startTime: '19:00:00', endTime: '22:00:00', duration: 'PT10800S',
+      exceptDate: ['2027-03-15T19:00:00-04:00'], scheduleTimezone: 'America/New_York',
+    });
+    // An occurrence is one event: no schedule.
+    const occurrence = await cal.events.get({ id: occurrenceId(series.id, '2027-03-03') }, anon) as Json & { json_ld: Record<string, unknown> };
+    expect(occurrence.json_ld.eventSchedule).toBeUndefined();
+    expect(occurrence.json_ld.startDate).toBe('2027-03-03T19:00:00-05:00');
+  });
+});
