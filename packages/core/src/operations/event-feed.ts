@@ -183,6 +183,8 @@ function writeSeries(writer: FeedWriter, group: SeriesGroup, content: (e: EventR
     ...rec.exdate.map((x) => (x.length === 10 ? `${x}${time}` : x)),
     ...occurrences.filter((o) => !seen(o)).map((o) => o.occurrence!.originalStart),
   ]);
+  // A DTSTART the rule does not give is no occurrence here; some apps would count it as one.
+  if (!occurrences.some((o) => o.occurrence!.originalStart === series.startLocal)) excluded.add(series.startLocal);
   const starts = occurrences.map((o) => ({ start: o.occurrence!.originalStart, startUtc: wallToInstant(parseWall(o.occurrence!.originalStart)!, resolveZone(series.timezone)!) }));
   const exceptions = occurrences.filter((o) => seen(o) && o.occurrence!.overrides).map((o) => ({ event: o, content: content(o) }));
   return writer.series(series, content(series), { starts, excluded, exceptions });

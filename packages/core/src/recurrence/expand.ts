@@ -8,7 +8,9 @@
 // instant. rrule-temporal in a real zone would instead drop a start in a gap (RFC 5545
 // §3.3.10 read literally); Google Calendar, ical.js and libical keep it, and so does evcal: a
 // weekly 02:30 event does not vanish on the night the clocks change (docs/recurrence.md).
-// UNTIL, an instant, is compared with the placed starts.
+// UNTIL, an instant, is compared with the placed starts. DTSTART is a start only when the rule
+// gives it (as ical.js and rrule-temporal expand it; RFC 5545 leaves a DTSTART off the rule
+// undefined); a series of RDATEs alone starts at its DTSTART.
 import { RRuleTemporal } from 'rrule-temporal';
 import { msg, type Message } from '../messages';
 import type { RecurrenceRecord } from '../model/records';
@@ -105,7 +107,7 @@ export function expandRecurrence(first: WallClock, zone: Zone, rec: Pick<Recurre
     parts.delete('UNTIL');
     let problem: unknown;
     try {
-      const rule = new RRuleTemporal({ rruleString: `DTSTART;TZID=UTC:${compact(first)}\nRRULE:${formatRule(parts)}`, includeDtstart: true });
+      const rule = new RRuleTemporal({ rruleString: `DTSTART;TZID=UTC:${compact(first)}\nRRULE:${formatRule(parts)}` });
       rule.all((dt) => {
         const wall = String(dt.toPlainDateTime().toString()).replace('T', ' ').slice(0, 19);
         if (stop !== '' && wall > stop) return false;
