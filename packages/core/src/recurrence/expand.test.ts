@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import ICAL from 'ical.js';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatWall, parseWall } from '../time/wall-clock';
+import { formatWall, parseWall, type WallClock } from '../time/wall-clock';
 import { instantToWall, resolveZone } from '../time/zone';
 import { compact, expandRecurrence } from './expand';
 
@@ -76,7 +76,7 @@ describe('expandRecurrence against ical.js', () => {
       process.env.TZ = processZone;
       fc.assert(fc.property(start, rule, fc.constantFrom(...ZONES), (first, rrule, zoneName) => {
         const zone = resolveZone(zoneName)!;
-        const expand = (from: typeof first) => expandRecurrence(from, zone, { rrule, rdate: [], exdate: [] }, Number.MAX_SAFE_INTEGER, 10_000).starts;
+        const expand = (from: WallClock) => expandRecurrence(from, zone, { rrule, rdate: [], exdate: [] }, Number.MAX_SAFE_INTEGER, 10_000).starts;
         const aligned = rrule.includes('BYSETPOS') ? parseWall(expand(first)[0]!.start)! : first;
         const ours = expand(aligned);
         expect(ours.map((g) => g.start)).toEqual(icalWalls(formatWall(aligned), rrule));
