@@ -196,3 +196,13 @@ describe('JSON-LD', () => {
     expect(occurrence.json_ld.startDate).toBe('2027-03-03T19:00:00-05:00');
   });
 });
+
+describe('the documented example', () => {
+  it('occurrence 15 March 2027 of series 42 is 1589256011120682, its URL the series slug and the date', async () => {
+    expect(occurrenceId(42, '2027-03-15')).toBe(1589256011120682);
+    const { cal, series } = await weekly();
+    const occurrence = await cal.events.get({ id: occurrenceId(series.id, '2027-03-15') }, anon) as Json;
+    expect(occurrence.slug).toBe(`${series.slug}/2027-03-15`);
+    expect(occurrence.url).toBe(`http://localhost/event/${series.slug}/2027-03-15/`);
+  });
+});
