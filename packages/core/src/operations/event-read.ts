@@ -9,7 +9,7 @@ import type { Call } from './call';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { renderEvent, renderEventsJson } from './event-render';
-import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
 import { queryReach } from '../recurrence/horizon';
 import { visibility } from './status-filter';
@@ -35,7 +35,8 @@ export async function planEventList(call: Call, input: Input): Promise<ListPlan<
   // A list reaching past the recurrence horizon first stores the occurrences it would show (and is planned again).
   const reach = queryReach(p.built.query);
   if (reach !== undefined && await call.config.horizon.reach(call, reach)) p = await plan();
-  return { validator: p.validator, run: () => listEvents(call, p.values, p.built, p.page, p.perPage, p.validator) };
+  const planned = p;
+  return { validator: planned.validator, run: () => readList(call, planned, () => listEvents(call, planned.values, planned.built, planned.page, planned.perPage, planned.validator)) };
 }
 
 async function listEvents(

@@ -10,7 +10,7 @@ import { termJson } from '../represent/term-json';
 import { withDescendants } from '../query/term-engine';
 import { beginCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
-import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
 import { checkPreconditions, listValidator, termValidator, withValidator, type Validated } from './validators';
@@ -115,7 +115,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     const call = beginCall(config, ctx);
     // Term lists do not follow the clock: every plan may be kept.
     const p = await planWithCache(call, taxonomy, input, async (lastChange) => ({ plan: await parseTermList(call, input, lastChange), keep: true }));
-    return { validator: p.validator, run: () => runTermList(call, p) };
+    return { validator: p.validator, run: () => readList(call, p, () => runTermList(call, p)) };
   };
 
   return {
