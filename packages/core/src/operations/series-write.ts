@@ -156,14 +156,15 @@ async function splitSeries(c: WriteCall, series: EventRecord, at: EventRecord, v
 
   const id = await c.storage.sequences.next('post');
   const { icalUid: _, lineage: __, ...fields } = series;
+  const plain = occurrenceOf(series, g, undefined, 0);
   const base: EventRecord = {
     ...fields,
     id,
     slug: '',
     startLocal: g.start,
-    endLocal: occurrenceOf(series, g, undefined, 0).endLocal,
+    endLocal: plain.endLocal,
     startUtc: g.startUtc,
-    endUtc: occurrenceOf(series, g, undefined, 0).endUtc,
+    endUtc: plain.endUtc,
     recurrence: {
       rrule: parts ? formatRule(parts) : '',
       rdate: rec.rdate.filter((r) => r.slice(0, 10) >= date),
