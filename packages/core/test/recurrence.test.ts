@@ -206,3 +206,19 @@ describe('the documented example', () => {
     expect(occurrence.url).toBe(`http://localhost/event/${series.slug}/2027-03-15/`);
   });
 });
+
+describe('datasets', () => {
+  it('export a series with its exceptions; importing the export gives the same occurrences, ids included', async () => {
+    const { cal, series } = await weekly();
+    await cal.events.patch({ id: occurrenceId(series.id, '2027-03-15'), title: 'Guest night' }, A);
+    await cal.events.delete({ id: occurrenceId(series.id, '2027-03-22') }, A);
+    const dataset = await cal.exportDataset();
+    const exported = (dataset.events as Record<string, unknown>[]);
+    expect(exported.filter((e) => e.occurrence).map((e) => (e.occurrence as { date: string }).date)).toEqual(['2027-03-15', '2027-03-22']);
+    const copy = makeCalendar();
+    await copy.importDataset(dataset);
+    const strip = (list: Json[]) => list.map((e) => [e.id, e.title, e.start_date, e.status]);
+    expect(strip((await listed(copy)).events)).toEqual(strip((await listed(cal)).events));
+    await refusal(copy.events.get({ id: occurrenceId(series.id, '2027-03-22') }, A), 'event_trashed');
+  });
+});
