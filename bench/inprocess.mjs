@@ -1,5 +1,5 @@
 // In-process operation latency on one storage at one dataset size:
-//   node bench/inprocess.mjs --storage memory|file-json|sqlite|postgres --n 100000 [--budget 3000] [--out result.json]
+//   node bench/inprocess.mjs --storage memory|file-json|sqlite|postgres --n 100000 [--budget 3000] [--out result.json] [--recurring 0.1]
 // The calendar runs in this process over the storage (no HTTP), as an embedding app calls it.
 // Reads are anonymous (a visitor); writes are an administrator's. Lists are measured cold, on a
 // calendar with every cache off (`renderCache: 0`: nothing parsed, read or rendered is kept),
@@ -15,8 +15,11 @@ const { values: opts } = parseArgs({
   options: {
     storage: { type: 'string' }, n: { type: 'string' }, budget: { type: 'string', default: '3000' },
     out: { type: 'string' }, ops: { type: 'string' }, profile: { type: 'string' },
+    // The share of events that are series (0.1: one in ten), stored with their occurrences.
+    recurring: { type: 'string' },
   },
 });
+if (opts.recurring !== undefined) process.env.EVCAL_BENCH_RECURRING = opts.recurring;
 const storageName = opts.storage;
 const n = Number(opts.n);
 const budgetMs = Number(opts.budget);

@@ -132,6 +132,13 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     }, { logger, trustProxy: options.trustProxy === true });
     server = createServer(listener);
     server.keepAliveTimeout = 5_000;
+    // Series without an end are stored up to the recurrence horizon: moved along at start and
+    // every hour, so that no request has to wait for it (docs/recurrence.md).
+    await calendar.extendRecurrences();
+    const horizon = setInterval(() => {
+      calendar.extendRecurrences().catch((error: unknown) => logger.error('extending recurring events failed', errorFields(error)));
+    }, 3_600_000);
+    horizon.unref();
     await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -149,6 +156,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
           return closing;
         }
         stopping = true;
+        clearInterval(horizon);
         closing = stopServer(running, inFlight, storage, logger, options.shutdownTimeoutMs ?? 10_000);
         return closing;
       },

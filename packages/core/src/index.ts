@@ -4,7 +4,7 @@ export { createCalendar } from './operations/calendar';
 export type { Calendar, EventOperations } from './operations/calendar';
 export type { LinkedPostOperations } from './operations/linked-posts';
 export type { TermOperations } from './operations/terms';
-export type { CalendarOptions, CalendarConfig, IcalOptions, ImageProvider, UserDirectory } from './operations/config';
+export type { CalendarOptions, CalendarConfig, IcalOptions, RecurrenceOptions, ImageProvider, UserDirectory } from './operations/config';
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
 export type { ListResult, ListPlan } from './operations/list-urls';
@@ -17,8 +17,9 @@ export type { CalendarErrorCode, ParamFailure } from './errors';
 export { DEFAULT_ROLES, permissionsFor } from './auth/capabilities';
 export type { Capability, Principal, Permissions, RoleTable, Authorize, AuthorizationCheck } from './auth/capabilities';
 
-export { MAX_ID, POST_STATUSES, WRITABLE_STATUSES } from './model/records';
+export { MAX_ID, POST_STATUSES, WRITABLE_STATUSES, OVERRIDABLE_FIELDS } from './model/records';
 export type {
+  RecurrenceRecord, OccurrenceRecord, EventOverrides,
   EventRecord, VenueRecord, OrganizerRecord, TermRecord, PostRecord, PostStatus, PostKind, Taxonomy,
   ImageRecord, ImageSizeRecord, LinkedPostRecord,
 } from './model/records';
@@ -40,13 +41,13 @@ export type { StorageErrorCode } from './storage/storage-errors';
 export { validatorOf, VALIDATOR, hash as hashText, listValidator } from './operations/validators';
 export type { Preconditions, Validated } from './operations/validators';
 export type {
-  EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, LinkedPostSortKey, LinkedEventCondition,
+  EventQuery, EventRecords, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, LinkedPostSortKey, LinkedEventCondition,
   TermQuery, TermSortKey, TermSortField, Page, CountedTerm, Paging, SortDirection, OwnedBy,
 } from './query/query-types';
 
 // The reference query semantics, for adapters (memory and file run them; SQL must agree).
 export {
-  matchesEventQuery, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches, inRange,
+  matchesEventQuery, recordsMatch, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches, inRange,
   EVENT_QUERY_FILTERS,
 } from './query/event-engine';
 export type { EventQueryContext } from './query/event-engine';
@@ -67,6 +68,10 @@ export type { UidForm } from './ical/feed-writer';
 export { importIcs } from './ical/ics-import';
 export type { ImportIcsOptions, ImportIcsSummary } from './ical/ics-import';
 export type { IcsSkipped } from './ical/ics-reader';
+
+// Recurrence: occurrence ids (docs/recurrence.md).
+export { occurrenceId, isOccurrenceId, decodeOccurrenceId } from './recurrence/occurrence-id';
+export type { OccurrenceChanges, RecurrenceSettings } from './recurrence/occurrences';
 
 export { importDataset, exportDataset } from './dataset/dataset';
 export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';

@@ -35,7 +35,7 @@ export interface MemorySnapshot {
   readonly users?: readonly UserRecord[];
   readonly tokens?: readonly TokenRecord[];
   /** The id sequences, and `change`: the storage's last change number. */
-  readonly sequences: { readonly post: number; readonly term: number; readonly change: number };
+  readonly sequences: { readonly post: number; readonly term: number; readonly change: number; readonly horizon?: number };
 }
 
 const slugOf = (r: { slug: string }) => r.slug;
@@ -55,7 +55,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     users: new Table<UserRecord>(userKeyOf),
     tokens: new Table<TokenRecord>(noKey),
   };
-  const sequences = { post: 0, term: 0, change: 0 };
+  const sequences = { post: 0, term: 0, change: 0, horizon: 0 };
   const counts = new TermCounts();
   const eventIndex = new EventIndex(tables.events.rows);
   const onEventChange = (before: EventRecord | undefined, after: EventRecord | undefined) => {
@@ -80,6 +80,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     sequences.post = Math.max(sequences.post, seq.post);
     sequences.term = Math.max(sequences.term, seq.term);
     sequences.change = seq.change;
+    sequences.horizon = Math.max(sequences.horizon, seq.horizon);
   };
 
   /**
@@ -224,7 +225,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         const result = await fn(storageOver(views, seq, { change: seq.change }) as StorageTransaction);
         // A transaction that wrote nothing changes nothing, the counter included.
         const wrote = Object.values(views).some((v) => v.dirty) || seq.post !== sequences.post || seq.term !== sequences.term
-          || seq.change > sequences.change + 1;
+          || seq.change > sequences.change + 1 || seq.horizon !== sequences.horizon;
         if (!wrote) return result;
         commit(views, seq);
         await options.onCommit?.(root);
@@ -260,6 +261,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       sequences.post = snapshot.sequences.post;
       sequences.term = snapshot.sequences.term;
       sequences.change = snapshot.sequences.change;
+      sequences.horizon = snapshot.sequences.horizon ?? 0;
     },
   };
   return root;

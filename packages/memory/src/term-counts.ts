@@ -26,7 +26,7 @@ export class TermCounts {
     }));
     const field = taxonomy === 'category' ? 'categoryIds' : 'tagIds';
     const move = (event: EventRecord | undefined, delta: number) => {
-      if (!event || !wanted.has(event.status)) return;
+      if (!event || !wanted.has(event.status) || event.occurrence) return;
       for (const id of new Set(event[field])) {
         const n = out.get(id);
         if (n !== undefined) out.set(id, n + delta);
@@ -40,6 +40,8 @@ export class TermCounts {
   }
 
   private add(event: EventRecord, delta: number): void {
+    // A series counts once, as core's countEventsByTerm: its occurrences do not.
+    if (event.occurrence) return;
     for (const [taxonomy, ids] of [['category', event.categoryIds], ['tag', event.tagIds]] as const) {
       for (const id of new Set(ids)) {
         let byStatus = this.counts[taxonomy].get(id);

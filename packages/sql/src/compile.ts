@@ -1,11 +1,12 @@
 // The core query AST compiled to SQL: every filter, the sort and the paging run in the
 // database (no filtering afterwards in JavaScript), with the reference engine's semantics.
+import { MAX_ID } from '@evcal/core';
 import type {
   EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, OwnedBy, PostStatus, TermQuery, TermSortKey,
 } from '@evcal/core';
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
-import { storableIds, type SqlDialect } from './dialect';
-import { SEARCH_SEPARATOR, textHash } from './rows';
+import { storableEventIds, storableIds, type SqlDialect } from './dialect';
+import { SEARCH_SEPARATOR, SERIES, textHash } from './rows';
 import type { EvcalDatabase } from './schema';
 
 type DB = EvcalDatabase;
@@ -27,9 +28,8 @@ const RAD = Math.PI / 180;
  */
 export function eventWhere(q: EventQuery, d: SqlDialect, page = false, walked?: LinkWalk) {
   return (eb: EventsEb): Expression<SqlBool> => {
-    const and: Expression<SqlBool>[] = [statusIn(eb, 'e', q)];
-    if (q.excludeHidden) and.push(eb('e.hide_from_listings', '=', 0));
-    if (q.ids) and.push(idsIn(eb, 'e.id', q.ids));
+    const and: Expression<SqlBool>[] = [statusIn(eb, 'e', q), ...recordsIn(eb, q)];
+    if (q.ids) and.push(idsIn(eb, 'e.id', q.ids, storableEventIds));
     // Which implied bound helps depends on the query. With a link filter the links (which carry
     // the start bounds) lead. A page in local start order from a start walks its index from
     // localStartFloor: there the bound on start_utc from the end would make a planner prefer
@@ -50,6 +50,20 @@ export function eventWhere(q: EventQuery, d: SqlDialect, page = false, walked?: 
     if (q.geo) and.push(eb.exists(venueDistances(eb, q.geo, d).select(sql.lit(1).as('one'))));
     return eb.and(and);
   };
+}
+
+/**
+ * Which records the query reads, and the hidden flag: a series' row has 2 added to its
+ * hide_from_listings (rows.ts), an occurrence's id is above MAX_ID. Lists of listed events
+ * without hidden ones read `= 0`, which the indexes of 0002 and the day counts of 0006 answer.
+ */
+function recordsIn(eb: EventsEb, q: EventQuery): Expression<SqlBool>[] {
+  switch (q.records) {
+    case 'listed': return [q.excludeHidden ? eb('e.hide_from_listings', '=', 0) : eb('e.hide_from_listings', '<', SERIES)];
+    case 'stored': return [eb('e.id', '<=', MAX_ID), ...(q.excludeHidden ? [eb('e.hide_from_listings', 'in', [0, SERIES])] : [])];
+    case 'series': return [eb('e.hide_from_listings', q.excludeHidden ? '=' : '>=', SERIES)];
+    default: return [NEVER];
+  }
 }
 
 /**
@@ -225,8 +239,8 @@ function statusIn(eb: ExpressionBuilder<any, any>, alias: string, q: { statuses:
   return any.length ? eb.or(any) : NEVER;
 }
 
-function idsIn<E extends ExpressionBuilder<any, any>>(eb: E, column: string, ids: readonly number[]): Expression<SqlBool> {
-  const valid = storableIds(ids);
+function idsIn<E extends ExpressionBuilder<any, any>>(eb: E, column: string, ids: readonly number[], storable = storableIds): Expression<SqlBool> {
+  const valid = storable(ids);
   return valid.length ? eb(column, 'in', valid) : NEVER;
 }
 

@@ -63,3 +63,8 @@ export function sqlDialect(name: DialectName): SqlDialect {
 export function storableIds(ids: readonly number[]): number[] {
   return ids.filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_ID);
 }
+
+/** Event ids: posts' (32-bit) and occurrences' (bigint, below 2^53; migration 0009). */
+export function storableEventIds(ids: readonly number[]): number[] {
+  return ids.filter((id) => Number.isSafeInteger(id) && id > 0);
+}

@@ -48,6 +48,7 @@ export interface EventsTable extends PostColumns {
   website: string | null;
   show_map: number;
   show_map_link: number;
+  /** 1 when hidden from lists; plus 2 for a series, whose occurrences are listed instead (migration 0009). */
   hide_from_listings: number;
   sticky: number;
   featured: number;
@@ -58,6 +59,10 @@ export interface EventsTable extends PostColumns {
   start_offset: BigIntColumn;
   /** The folded title, description and excerpt joined by U+001F, indexed by trigrams (compile.ts search). */
   search_text: string;
+  /** A series: JSON of its RecurrenceRecord (migration 0009); its hide_from_listings is then 2 or 3. */
+  recurrence: string | null;
+  /** An occurrence: JSON of its OccurrenceRecord (migration 0009). */
+  occurrence: string | null;
 }
 
 /** Event ↔ category, tag, venue and organizer links, in the order the event lists them. */
@@ -142,7 +147,7 @@ export interface TermCountsTable {
 
 export interface SequencesTable {
   /** The id sequences, and `change`: the change counter (Storage.lastChange). */
-  name: 'post' | 'term' | 'change';
+  name: 'post' | 'term' | 'change' | 'horizon';
   value: BigIntColumn;
 }
 

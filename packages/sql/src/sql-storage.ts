@@ -15,7 +15,7 @@ import type {
 import { foldText, storageError } from '@evcal/core';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { eventOrder, eventWhere, linkWalk, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
-import { sqlDialect, storableIds, type DialectName, type SqlDialect } from './dialect';
+import { sqlDialect, storableEventIds, storableIds, type DialectName, type SqlDialect } from './dialect';
 import {
   EVENT_COLUMNS, eventRecord, eventRow, groupLinks, linkRows, ORGANIZER_COLUMNS, organizerRecord, organizerRow, termRecord, termRow,
   VENUE_COLUMNS, venueRecord, venueRow, type EventRow, type OrganizerRow, type VenueRow,
@@ -240,7 +240,7 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: numb
 }
 
 function selectEvents(db: Db, ids: readonly number[]): Promise<EventRow[]> {
-  const valid = storableIds(ids);
+  const valid = storableEventIds(ids);
   if (valid.length === 0) return Promise.resolve([]);
   return db.selectFrom('evcal_events').select(EVENT_COLUMNS).where('id', 'in', valid).execute();
 }

@@ -103,8 +103,9 @@ for (const [name, connect, available] of upgrades) {
       eventRecord(3, { categoryIds: [11], startLocal: 'not a wall clock' }),
     ];
     for (const e of events) {
-      // The columns of 0001 only: start_offset comes with 0002, revision with 0003, ical_uid with 0004, lineage with 0005, search_text with 0006.
-      const { start_offset: _, revision: _r, ical_uid: _uid, lineage: _lineage, search_text: _s, ...row } = eventRow(e);
+      // The columns of 0001 only: start_offset comes with 0002, revision with 0003, ical_uid with 0004, lineage with 0005, search_text with 0006,
+      // recurrence and occurrence with 0009.
+      const { start_offset: _, revision: _r, ical_uid: _uid, lineage: _lineage, search_text: _s, recurrence: _rec, occurrence: _occ, ...row } = eventRow(e);
       await target.insertInto('evcal_events').values(row).execute();
       // The links of 0001: start_utc comes with 0002, start_local with 0010.
       const links = linkRows(e).map(({ start_utc: __, start_local: ___, ...link }) => link);

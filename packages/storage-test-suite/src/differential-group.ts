@@ -1,7 +1,7 @@
 // The differential property test: random datasets and random queries; every list an adapter
 // returns must equal the core engine's answer over the same records, order included.
 import {
-  runEventQuery, runLinkedPostQuery, runTermQuery, indexEventsByLink, POST_STATUSES,
+  occurrenceId, runEventQuery, runLinkedPostQuery, runTermQuery, indexEventsByLink, POST_STATUSES,
   type EventQuery, type EventRecord, type LinkedPostQuery, type PostStatus, type TermQuery, type TermRecord, type VenueRecord,
 } from '@evcal/core';
 import fc from 'fast-check';
@@ -38,6 +38,8 @@ const world: fc.Arbitrary<World> = fc.record({
     title: text, description: text, status, author: fc.integer({ min: 1, max: 3 }), start: instant, hours: fc.integer({ min: 0, max: 30 }),
     startLocalShift: fc.integer({ min: -5, max: 5 }), date: instant, featured: fc.boolean(), hidden: fc.boolean(),
     ticketed: fc.constantFrom(true, false, null), parent: fc.integer({ min: 0, max: 3 }),
+    // Series and their occurrences (docs/recurrence.md), stored as core writes them.
+    kind: fc.constantFrom('event', 'event', 'series', 'occurrence'),
     categories: ids(5), tags: ids(4), venues: ids(5), organizers: ids(3),
   }), { maxLength: 14 }),
 }).map((w) => ({
@@ -47,12 +49,16 @@ const world: fc.Arbitrary<World> = fc.record({
   })),
   categories: w.categories.map((c, i) => termRecord(i + 1, { name: c.name || `c${i}`, slug: `c-${i}`, parent: c.parent > 0 && c.parent <= i ? c.parent : 0 })),
   tags: w.tags.map((t, i) => termRecord(100 + i, { name: t.name || `t${i}`, slug: `t-${i}` })),
-  events: w.events.map((e, i) => eventRecord(i + 1, {
+  events: w.events.map((e, i) => eventRecord(e.kind === 'occurrence' ? occurrenceId(i + 1, utcWall(e.start).slice(0, 10)) : i + 1, {
     title: e.title, description: e.description, status: e.status, authorId: e.author, startUtc: e.start, endUtc: e.start + e.hours * 3_600_000,
     // Local starts need not follow UTC order (events in different zones).
     startLocal: utcWall(e.start + e.startLocalShift * 3_600_000), date: utcWall(e.date),
     featured: e.featured, hideFromListings: e.hidden, ticketed: e.ticketed, parentId: e.parent,
     categoryIds: e.categories, tagIds: e.tags.map((t) => 99 + t), venueIds: e.venues.map((v) => 999 + v), organizerIds: e.organizers.map((o) => 1999 + o),
+    ...(e.kind === 'series' ? { recurrence: { rrule: 'FREQ=DAILY;COUNT=2', rdate: [], exdate: [], idBase: i + 1 } } : {}),
+    ...(e.kind === 'occurrence' ? {
+      slug: '', occurrence: { date: utcWall(e.start).slice(0, 10), originalStart: utcWall(e.start), ...(e.featured ? { overrides: { title: e.title } } : {}) },
+    } : {}),
   })),
 }));
 
@@ -60,6 +66,7 @@ const ownedBy = fc.option(fc.record({ authorId: fc.integer({ min: 1, max: 3 }), 
 const maybeNoStatuses = fc.oneof({ weight: 4, arbitrary: statuses }, { weight: 1, arbitrary: fc.constant<PostStatus[]>([]) });
 
 const eventQuery: fc.Arbitrary<EventQuery> = fc.record({
+  records: fc.constantFrom<EventQuery['records']>('listed', 'stored', 'series'),
   statuses: maybeNoStatuses,
   ownedBy,
   excludeHidden: fc.boolean(),

@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { CalendarError } from '../errors';
 import { parseCostInput } from '../domain/cost';
 import {
-  POST_STATUSES, type EventRecord, type ImageRecord, type OrganizerRecord, type PostRecord, type TermRecord, type VenueRecord,
+  MAX_ID, POST_STATUSES, type EventOverrides, type EventRecord, type ImageRecord, type OrganizerRecord, type PostRecord, type TermRecord, type VenueRecord,
 } from '../model/records';
 import { formatUtc, parseWall } from '../time/wall-clock';
 import { decodeAccounts, encodeAccounts, type AccountSet } from './account-codec';
@@ -22,12 +22,12 @@ export interface RecordSet extends AccountSet {
   readonly categories: readonly TermRecord[];
   readonly tags: readonly TermRecord[];
   /** The id sequences, and `change`: the storage's last change number (see Storage.lastChange). */
-  readonly sequences: { readonly post: number; readonly term: number; readonly change: number };
+  readonly sequences: { readonly post: number; readonly term: number; readonly change: number; readonly horizon?: number };
 }
 
 /** The dataset document: the five sections and evcal's metadata. */
 export interface EncodedDataset {
-  evcal: { format: 1; sequences: { post: number; term: number; change?: number } };
+  evcal: { format: 1; sequences: { post: number; term: number; change?: number; horizon?: number } };
   categories: Record<string, unknown>[];
   tags: Record<string, unknown>[];
   venues: Record<string, unknown>[];
@@ -90,7 +90,8 @@ export function decodeDataset(data: unknown): RecordSet {
   const accounts = decodeAccounts(doc.accounts ?? {});
   if (!accounts.ok) throw datasetError(accounts.path, accounts.message);
   // Not Math.max(...ids): a spread of a few hundred thousand arguments overflows the stack.
-  const maxId = (lists: readonly { id: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => Math.max(n, r.id), m), 0);
+  // Occurrence ids are not taken from the post sequence.
+  const maxId = (lists: readonly { id: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => (r.id > MAX_ID ? n : Math.max(n, r.id)), m), 0);
   const maxRevision = (lists: readonly { revision: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => Math.max(n, r.revision), m), 0);
   return {
     events, venues, organizers, categories, tags, ...accounts.value,
@@ -98,6 +99,7 @@ export function decodeDataset(data: unknown): RecordSet {
       post: Math.max(doc.evcal?.sequences.post ?? 0, maxId([events, venues, organizers])),
       term: Math.max(doc.evcal?.sequences.term ?? 0, maxId([categories, tags])),
       change: Math.max(doc.evcal?.sequences.change ?? 0, maxRevision([events, venues, organizers, categories, tags])),
+      horizon: doc.evcal?.sequences.horizon ?? 0,
     },
   };
 }
@@ -111,7 +113,8 @@ const CLOSE_OBJECT = utf8.encode('}');
 const byId = <T extends { id: number }>(list: readonly T[]) => [...list].sort((a, b) => a.id - b.id);
 
 function encodeMeta(records: RecordSet): EncodedDataset['evcal'] {
-  return { format: 1, sequences: { post: records.sequences.post, term: records.sequences.term, change: records.sequences.change } };
+  const { post, term, change, horizon } = records.sequences;
+  return { format: 1, sequences: { post, term, change, ...(horizon ? { horizon } : {}) } };
 }
 
 function encodeCategory(t: TermRecord): Record<string, unknown> {
@@ -145,6 +148,10 @@ function encodeEvent(e: EventRecord): Record<string, unknown> {
     categories: [...e.categoryIds], tags: [...e.tagIds], venue: [...e.venueIds], organizer: [...e.organizerIds],
     post_parent: e.parentId,
     ...(e.icalUid ? { ical_uid: e.icalUid } : {}),
+    ...(e.recurrence ? { recurrence: { rrule: e.recurrence.rrule, rdate: [...e.recurrence.rdate], exdate: [...e.recurrence.exdate], id_base: e.recurrence.idBase } } : {}),
+    ...(e.occurrence ? { occurrence: {
+      date: e.occurrence.date, original_start: e.occurrence.originalStart, ...(e.occurrence.overrides ? { overrides: { ...e.occurrence.overrides } } : {}),
+    } } : {}),
   };
 }
 
@@ -228,6 +235,10 @@ const eventSchema = v.object({
   organizer: v.optional(ids, []),
   post_parent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
   ical_uid: v.optional(v.string()),
+  recurrence: v.optional(v.object({
+    rrule: v.string(), rdate: v.optional(v.array(wall), []), exdate: v.optional(v.array(v.string()), []), id_base: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  })),
+  occurrence: v.optional(v.object({ date: v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/)), original_start: wall, overrides: v.optional(v.record(v.string(), v.unknown())) })),
 });
 
 const venueSchema = v.object({
@@ -252,7 +263,7 @@ const termSchema = v.object({
 });
 
 const documentSchema = v.object({
-  evcal: v.optional(v.object({ format: v.literal(1), sequences: v.object({ post: v.number(), term: v.number(), change: v.optional(v.number()) }) })),
+  evcal: v.optional(v.object({ format: v.literal(1), sequences: v.object({ post: v.number(), term: v.number(), change: v.optional(v.number()), horizon: v.optional(v.number()) }) })),
   categories: v.optional(v.array(v.unknown())),
   tags: v.optional(v.array(v.unknown())),
   venues: v.optional(v.array(v.unknown())),
@@ -306,6 +317,10 @@ function decodeEvent(raw: unknown, path: string): EventRecord {
     venueIds: r.venue,
     organizerIds: r.organizer,
     ...(r.ical_uid ? { icalUid: r.ical_uid } : {}),
+    ...(r.recurrence ? { recurrence: { rrule: r.recurrence.rrule, rdate: r.recurrence.rdate, exdate: r.recurrence.exdate, idBase: r.recurrence.id_base ?? r.id } } : {}),
+    ...(r.occurrence ? { occurrence: {
+      date: r.occurrence.date, originalStart: r.occurrence.original_start, ...(r.occurrence.overrides ? { overrides: r.occurrence.overrides as EventOverrides } : {}),
+    } } : {}),
   };
 }
 

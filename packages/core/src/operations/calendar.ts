@@ -63,6 +63,12 @@ export interface Calendar {
   importDataset(dataset: unknown, options?: ImportOptions): Promise<ImportSummary>;
   /** The whole calendar as a dataset: every field, ids and sequences kept. */
   exportDataset(): Promise<EncodedDataset>;
+  /**
+   * Stores the occurrences of series without an end up to `recurrence.horizonMonths` ahead of
+   * now (docs/recurrence.md). Operations do it when the horizon lags; `evcal serve` also calls
+   * it on a timer, so that no request waits for it.
+   */
+  extendRecurrences(): Promise<void>;
 }
 
 /** A calendar over a storage adapter. */
@@ -70,11 +76,14 @@ export function createCalendar(options: CalendarOptions): Calendar {
   const config = resolveConfig(options);
   const publishDue = createScheduler(config);
   const call = (ctx?: CallContext) => beginCall(config, ctx);
-  // Every operation first publishes the scheduled posts that are due (a sweep at most every 30 s).
+  // Every operation first publishes the scheduled posts that are due (a sweep at most every 30 s)
+  // and moves the recurrence horizon along when it lags (a storage read at most when it does).
   const scheduled = <T extends object>(ops: T): T => Object.fromEntries(Object.entries(ops).map(([name, op]) => [
     name,
     async (...args: unknown[]) => {
       await publishDue();
+      // A horizon that cannot move now (a busy storage) moves on a later operation; this one goes on.
+      await config.horizon.roll(call()).catch(() => undefined);
       return (op as (...a: unknown[]) => unknown)(...args);
     },
   ])) as T;
@@ -101,5 +110,6 @@ export function createCalendar(options: CalendarOptions): Calendar {
     tags: scheduled(termOperations('tag', config)),
     importDataset: (dataset, importOptions) => importDataset(config, dataset, importOptions),
     exportDataset: () => exportDataset(config.storage),
+    extendRecurrences: () => config.horizon.roll(call()),
   };
 }

@@ -8,6 +8,8 @@ import { isAllowedUrl } from '../input/wire-schemas';
 import { createPlanCache, type PlanCache } from './plan-cache';
 import { createRenderCache, type RenderCache } from './render-cache';
 import type { UidForm } from '../ical/feed-writer';
+import type { RecurrenceSettings } from '../recurrence/occurrences';
+import { createHorizonKeeper, type HorizonKeeper } from '../recurrence/horizon';
 
 /** Resolves the `image` a client sends (an attachment id or a URL) to an image. */
 export interface ImageProvider {
@@ -90,6 +92,22 @@ export interface CalendarOptions {
   readonly listCacheBytes?: number;
   /** iCalendar feeds (`/events.ics`). */
   readonly ical?: IcalOptions;
+  /** Recurring events (docs/recurrence.md). */
+  readonly recurrence?: RecurrenceOptions;
+}
+
+/** How series are materialised (docs/recurrence.md). */
+export interface RecurrenceOptions {
+  /**
+   * Series without COUNT or UNTIL have their occurrences stored this many months ahead of now,
+   * a horizon that moves forward as time passes. 0: such rules are refused.
+   * @default 24
+   */
+  readonly horizonMonths?: number;
+  /** A list reaching past the horizon extends it to its end, at most this many months ahead of now. @default 120 */
+  readonly maxHorizonMonths?: number;
+  /** The most occurrences one series may have. @default 1000 */
+  readonly maxOccurrences?: number;
 }
 
 /** How iCalendar feeds are written (docs/icalendar.md). */
@@ -128,6 +146,9 @@ export interface CalendarConfig {
   /** Parsed lists, for lists asked again (plan-cache.ts). */
   readonly plans: PlanCache;
   readonly ical: { readonly maxEvents: number; readonly uid: UidForm; readonly name: string | undefined; readonly refreshMinutes: number };
+  readonly recurrence: RecurrenceSettings;
+  /** Keeps the recurrence horizon (recurrence/horizon.ts). */
+  readonly horizon: HorizonKeeper;
 }
 
 /** Accepts absolute http(s) URLs as given; refuses ids (there is no media library). */
@@ -155,6 +176,15 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     if (!Number.isInteger(n) || n < 1) throw new TypeError(`evcal: ical.${name} must be a positive integer`);
   }
   if (ical.uid !== 'stable' && ical.uid !== 'reference') throw new TypeError('evcal: ical.uid must be "stable" or "reference"');
+  const recurrence = {
+    horizonMonths: options.recurrence?.horizonMonths ?? 24,
+    maxHorizonMonths: options.recurrence?.maxHorizonMonths ?? 120,
+    maxOccurrences: options.recurrence?.maxOccurrences ?? 1000,
+  };
+  for (const [name, n] of Object.entries(recurrence)) {
+    if (!Number.isInteger(n) || n < (name === 'horizonMonths' ? 0 : 1)) throw new TypeError(`evcal: recurrence.${name} must be a ${name === 'horizonMonths' ? 'non-negative' : 'positive'} integer`);
+  }
+  if (recurrence.maxHorizonMonths < recurrence.horizonMonths) throw new TypeError('evcal: recurrence.maxHorizonMonths must be at least recurrence.horizonMonths');
   return {
     storage: options.storage,
     timezone,
@@ -176,5 +206,7 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     renderCache: createRenderCache(options.renderCache ?? 5000),
     plans: createPlanCache(options.renderCache === 0 ? { plans: 0, bytes: 0 } : { plans: 512, bytes: options.listCacheBytes ?? 16 * 1024 * 1024 }),
     ical,
+    recurrence,
+    horizon: createHorizonKeeper({ recurrence }),
   };
 }

@@ -11,6 +11,7 @@ import { dateWindow, DATE_PARAMS } from './event-dates';
 import { renderEvent, renderEventsJson } from './event-render';
 import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
+import { queryReach } from '../recurrence/horizon';
 import { visibility } from './status-filter';
 import { termFilterIds } from './term-refs';
 import { listValidator, type Validated } from './validators';
@@ -21,7 +22,7 @@ type ListValues = ArgValues<typeof eventListArgs>;
 
 /** `GET /events`: parsed, validated and normalised; read by `run`. */
 export async function planEventList(call: Call, input: Input): Promise<ListPlan<EventListJson>> {
-  const p = await planWithCache(call, 'events', input, async (lastChange) => {
+  const plan = () => planWithCache(call, 'events', input, async (lastChange) => {
     const { values, sent, page, perPage } = await parseList(call, eventListArgs, input);
     const built = await buildQuery(call, values, sent, page, perPage);
     const validator = listValidator(lastChange, ['events', built.query, built.shown, values, listViewKey(call)]);
@@ -30,7 +31,12 @@ export async function planEventList(call: Call, input: Input): Promise<ListPlan<
     const keep = !DATE_PARAMS.some((d) => sent.has(d)) && values.strict_dates !== true && values.include === undefined;
     return { plan: { values, built, page, perPage, validator }, keep };
   });
-  return { validator: p.validator, run: () => readList(call, p, () => listEvents(call, p.values, p.built, p.page, p.perPage, p.validator)) };
+  let p = await plan();
+  // A list reaching past the recurrence horizon first stores the occurrences it would show (and is planned again).
+  const reach = queryReach(p.built.query);
+  if (reach !== undefined && await call.config.horizon.reach(call, reach)) p = await plan();
+  const planned = p;
+  return { validator: planned.validator, run: () => readList(call, planned, () => listEvents(call, planned.values, planned.built, planned.page, planned.perPage, planned.validator)) };
 }
 
 async function listEvents(
@@ -123,6 +129,7 @@ export async function buildQuery(call: Call, values: ListValues, sent: ReadonlyS
       : [{ field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }];
   const visible = visibility(call.permissions, 'event', values.status);
   const query: EventQuery = {
+    records: 'listed',
     statuses: visible.statuses,
     ...(visible.ownedBy ? { ownedBy: visible.ownedBy } : {}),
     excludeHidden: true,

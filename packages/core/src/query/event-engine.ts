@@ -18,7 +18,7 @@ export interface EventQueryContext {
  * matchesEventQuery; a key added to EventQuery must be added here (checked below).
  */
 export const EVENT_QUERY_FILTERS = [
-  'statuses', 'ownedBy', 'excludeHidden', 'ids', 'start', 'end', 'search', 'categoryIds', 'tagIds', 'venueIds', 'organizerIds',
+  'records', 'statuses', 'ownedBy', 'excludeHidden', 'ids', 'start', 'end', 'search', 'categoryIds', 'tagIds', 'venueIds', 'organizerIds',
   'featured', 'parentId', 'ticketed', 'geo',
 ] as const satisfies readonly (keyof EventQuery)[];
 // Every key of EventQuery is a filter, or paging and sort.
@@ -27,6 +27,7 @@ void everyKeyListed;
 
 /** Whether an event satisfies every filter of the query (paging and sort aside). */
 export function matchesEventQuery(event: EventRecord, query: EventQuery, ctx: EventQueryContext): boolean {
+  if (!recordsMatch(event, query.records)) return false;
   if (!statusMatches(event, query)) return false;
   if (query.excludeHidden && event.hideFromListings) return false;
   if (query.ids && !query.ids.includes(event.id)) return false;
@@ -95,6 +96,16 @@ export function paginate<T>(sorted: readonly T[], paging: { readonly limit?: num
 /** The folded texts an event search looks in. */
 export function searchableTexts(event: EventRecord): string[] {
   return [foldText(event.title), foldText(event.description), foldText(event.excerpt)];
+}
+
+/** Whether an event is of the records a query reads: a series is stored, an occurrence listed. */
+export function recordsMatch(event: EventRecord, records: EventQuery['records']): boolean {
+  switch (records) {
+    case 'listed': return event.recurrence === undefined;
+    case 'stored': return event.occurrence === undefined;
+    case 'series': return event.recurrence !== undefined;
+    default: return false;
+  }
 }
 
 /** The status condition: one of `statuses`, or one of `ownedBy.statuses` on the owner's posts. */

@@ -42,7 +42,15 @@ export interface OwnedBy {
   readonly statuses: readonly PostStatus[];
 }
 
+/**
+ * Which records an event query reads (docs/recurrence.md): `listed`, what lists show (single
+ * events and the occurrences of series, never a series itself); `stored`, what a calendar is
+ * made of (single events and series, no occurrence: exports, maintenance); `series`, series alone.
+ */
+export type EventRecords = 'listed' | 'stored' | 'series';
+
 export interface EventQuery extends Paging {
+  readonly records: EventRecords;
   /** Statuses to include (may be empty when `ownedBy` is given). */
   readonly statuses: readonly PostStatus[];
   readonly ownedBy?: OwnedBy;

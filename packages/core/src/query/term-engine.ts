@@ -4,13 +4,16 @@ import { paginate } from './event-engine';
 import type { CountedTerm, Page, TermQuery, TermSortKey } from './query-types';
 import { foldText } from './text-match';
 
-/** For each term id, how many events with one of `statuses` use it. */
+/**
+ * For each term id, how many events with one of `statuses` use it. A series counts once, as
+ * the one event it is: its occurrences are not counted.
+ */
 export function countEventsByTerm(
   events: Iterable<EventRecord>, taxonomy: Taxonomy, statuses: readonly PostStatus[],
 ): Map<number, number> {
   const counts = new Map<number, number>();
   for (const e of events) {
-    if (!statuses.includes(e.status)) continue;
+    if (!statuses.includes(e.status) || e.occurrence !== undefined) continue;
     for (const id of taxonomy === 'category' ? e.categoryIds : e.tagIds) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;

@@ -25,11 +25,13 @@ export interface IdSequences {
   /**
    * Makes sure later `next` calls return ids larger than `id` (imports keep their ids); with
    * `'change'`, that the storage's last change is at least `id` once this write commits
-   * (imports keep the revisions of their records, so later writes must number above them).
+   * (imports keep the revisions of their records, so later writes must number above them);
+   * with `'horizon'`, that the recurrence horizon (the instant, epoch ms, up to which series
+   * without an end are materialised) is at least `id`.
    */
-  bump(kind: 'post' | 'term' | 'change', id: number): Promise<void>;
-  /** The largest id handed out or bumped so far (0 at first), without taking a new one. */
-  peek(kind: 'post' | 'term'): Promise<number>;
+  bump(kind: 'post' | 'term' | 'change' | 'horizon', id: number): Promise<void>;
+  /** The largest id handed out or bumped so far (0 at first), without taking a new one; the horizon for `'horizon'`. */
+  peek(kind: 'post' | 'term' | 'horizon'): Promise<number>;
 }
 
 interface RecordCollection<R> {
@@ -45,6 +47,11 @@ interface RecordCollection<R> {
   delete(id: number): Promise<void>;
 }
 
+/**
+ * Events, series and their occurrences (docs/recurrence.md). Occurrences are events core
+ * writes for each series (`occurrence` set, ids above MAX_ID, `parentId` the series) and
+ * stores like any other; `list` reads the records its query's `records` names.
+ */
 export interface EventCollection extends RecordCollection<EventRecord> {
   list(query: EventQuery): Promise<Page<EventRecord>>;
   /**
