@@ -26,6 +26,11 @@ export type {
 export type {
   Storage, StorageTransaction, StorageCapabilities, IdSequences, EventCollection, LinkedPostCollection, TermCollection,
 } from './storage/storage';
+export { CHANGE_KINDS } from './storage/change-store';
+export type {
+  ChangeKind, ChangeAction, ChangeEntry, ChangeLog, ChangeLogState, ChangePosition, PostState, StoredChanges,
+  WebhookStore, WebhookEndpointRecord, WebhookDelivery, DeliveryKey, DeliveryOutcome,
+} from './storage/change-store';
 export { storageError, isStorageConflict } from './storage/storage-errors';
 export type { StorageErrorCode } from './storage/storage-errors';
 export { validatorOf, VALIDATOR, hash as hashText, listValidator } from './operations/validators';
@@ -37,7 +42,7 @@ export type {
 
 // The reference query semantics, for adapters (memory and file run them; SQL must agree).
 export {
-  matchesEventQuery, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches, inRange,
+  matchesEventQuery, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches, inRange, modifiedIn, modifiedBounds,
   EVENT_QUERY_FILTERS,
 } from './query/event-engine';
 export type { EventQueryContext } from './query/event-engine';

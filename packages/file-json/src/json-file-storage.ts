@@ -18,8 +18,14 @@ export interface JsonFileStorageOptions {
 }
 
 const EMPTY: MemorySnapshot = { events: [], venues: [], organizers: [], categories: [], tags: [], sequences: { post: 0, term: 0, change: 0 } };
-const WRITES = new Set(['insert', 'replace', 'delete', 'unlink']);
-const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
+/** The methods of each part of the storage that write (run in a transaction: file lock, rewrite). */
+const RECORD_WRITES = new Set(['insert', 'replace', 'delete', 'unlink']);
+const WRITES = {
+  events: RECORD_WRITES, venues: RECORD_WRITES, organizers: RECORD_WRITES, categories: RECORD_WRITES, tags: RECORD_WRITES,
+  changes: new Set(['append', 'prune']),
+  webhooks: new Set(['insertEndpoint', 'replaceEndpoint', 'deleteEndpoint', 'enqueue', 'claim', 'settle', 'prune']),
+};
+type Part = keyof typeof WRITES;
 
 /** Opens (or starts) a JSON file calendar. Fails if the file exists but is not a valid calendar. */
 export async function openJsonFileStorage(options: JsonFileStorageOptions): Promise<Storage> {
@@ -75,11 +81,11 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
     }
   };
 
-  const wrap = <K extends (typeof COLLECTIONS)[number]>(name: K): Storage[K] => {
+  const wrap = <K extends Part>(name: K): Storage[K] => {
     const inner = memory[name] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     const wrapped: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
     for (const [method, fn] of Object.entries(inner)) {
-      wrapped[method] = WRITES.has(method)
+      wrapped[method] = WRITES[name].has(method)
         ? (...args) => transaction((tx) => (tx[name] as unknown as typeof inner)[method]!(...args))
         : async (...args) => {
           await refresh();
@@ -97,6 +103,8 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
     organizers: wrap('organizers'),
     categories: wrap('categories'),
     tags: wrap('tags'),
+    changes: wrap('changes'),
+    webhooks: wrap('webhooks'),
     sequences: {
       next: (kind) => transaction((tx) => tx.sequences.next(kind)),
       bump: (kind, id) => transaction((tx) => tx.sequences.bump(kind, id)),

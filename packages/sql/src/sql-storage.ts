@@ -22,6 +22,7 @@ import {
 } from './rows';
 import type { EvcalDatabase, VenuesTable } from './schema';
 import { countEvents } from './list-counts';
+import { sqlChangeLog, sqlWebhookStore } from './sql-change-store';
 import { translate } from './sql-errors';
 
 export interface SqlStorageOptions {
@@ -57,6 +58,8 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       organizers: linkedCollection('organizer', db, d, write),
       categories: termCollection('category', db, d, options.schema, write),
       tags: termCollection('tag', db, d, options.schema, write),
+      changes: sqlChangeLog(db, write, guard),
+      webhooks: sqlWebhookStore(db, d, write, guard),
       sequences: {
         next: (kind) => write(async (w) => {
           const row = await w.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
@@ -157,10 +160,14 @@ function eventCollection(db: Db, d: SqlDialect, write: Write): EventCollection {
       return { items: await withLinks(rows), total: total ?? rows.length };
     }),
     unlink: (kind, id, revision) => write(async (tx) => {
+      const linked = await tx.selectFrom('evcal_event_links').select('event_id').distinct().where('kind', '=', kind).where('ref_id', '=', id).execute();
+      const ids = linked.map((r) => Number(r.event_id)).sort((a, b) => a - b);
+      if (ids.length === 0) return ids;
       await tx.updateTable('evcal_events').set({ revision })
         .where('id', 'in', (eb) => eb.selectFrom('evcal_event_links').select('event_id').where('kind', '=', kind).where('ref_id', '=', id))
         .execute();
       await tx.deleteFrom('evcal_event_links').where('kind', '=', kind).where('ref_id', '=', id).execute();
+      return ids;
     }),
     countByTerm: (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => guard(async () => {
       const valid = storableIds(ids);

@@ -1,5 +1,6 @@
 // registerStorageSuite: the whole suite for one adapter, as vitest tests.
 import { describe } from 'vitest';
+import { changeLogGroup } from './change-log-group';
 import { changesGroup } from './changes-group';
 import { suiteContext, type StorageSuiteOptions } from './context';
 import { differentialGroup } from './differential-group';
@@ -17,6 +18,7 @@ export function registerStorageSuite(options: StorageSuiteOptions): void {
     const ctx = suiteContext(options);
     recordsGroup(ctx);
     changesGroup(ctx);
+    changeLogGroup(ctx);
     queriesGroup(ctx);
     differentialGroup(ctx);
   });

@@ -6,6 +6,7 @@ import { revisions } from './0003-revisions';
 import { icalUid } from './0004-ical-uid';
 import { lineage } from './0005-lineage';
 import { searchAndDayCounts } from './0006-search-and-day-counts';
+import { changes } from './0007-changes';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
@@ -18,6 +19,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0004_ical_uid': icalUid,
   '0005_migrate': lineage,
   '0006_search_and_day_counts': searchAndDayCounts,
+  '0007_changes': changes,
 };
 
 /**
