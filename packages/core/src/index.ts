@@ -1,10 +1,10 @@
 // @evcal/core: the domain, validation, time model, query engine and operations of evcal.
 
 export { createCalendar } from './operations/calendar';
-export type { Calendar, EventOperations } from './operations/calendar';
+export type { Calendar, EventOperations, ChangeOperations } from './operations/calendar';
 export type { LinkedPostOperations } from './operations/linked-posts';
 export type { TermOperations } from './operations/terms';
-export type { CalendarOptions, CalendarConfig, IcalOptions, ImageProvider, UserDirectory } from './operations/config';
+export type { CalendarOptions, CalendarConfig, ChangeLogOptions, IcalOptions, ImageProvider, UserDirectory } from './operations/config';
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
 export type { ListResult, ListPlan } from './operations/list-urls';
@@ -97,3 +97,18 @@ export type {
   OrganizerListJson, CategoryListJson, TagListJson, ErrorJson,
 } from './represent/schemas';
 export type * from './operations/inputs';
+
+// Keeping a copy in sync: the change feed, in-process change events and webhooks.
+export { changesArgs, MAX_CHANGES_PER_PAGE } from './changes/change-feed';
+export { EVENT_TYPES, changeEnvelope } from './changes/change-envelope';
+export type { ChangeListener } from './changes/change-events';
+export { webhookIdArg, webhookWriteArgs } from './changes/webhook-endpoints';
+export type { WebhookOperations, WebhookCreateInput, WebhookIdInput, WebhookUpdateInput } from './changes/webhook-endpoints';
+export { createWebhookDispatcher, DEFAULT_RETRY_SCHEDULE, retryAfterMs } from './changes/webhook-dispatcher';
+export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookMessage, WebhookAnswer, WebhookSend } from './changes/webhook-dispatcher';
+export {
+  SYNC_REPRESENTATIONS, changeEnvelopeSchema, changesSchema, changedRecordSchema, tombstoneSchema, webhookEndpointSchema, webhookEndpointListSchema,
+} from './represent/change-schemas';
+export type {
+  ChangeEnvelope, ChangesJson, ChangedRecordJson, TombstoneJson, WebhookEndpointJson, WebhookEndpointListJson,
+} from './represent/change-schemas';

@@ -53,13 +53,12 @@ export class ChangeView {
   private readonly endpoints = new Map<string, WebhookEndpointRecord | null>();
   private readonly deliveries = new Map<string, WebhookDelivery | null>();
   private prunedThrough: number | undefined;
-  private failedCutoff: number | undefined;
 
   constructor(private readonly tables: ChangeTables) {}
 
   /** Whether the transaction changed the log or the endpoints (a write that takes a change number). */
   get dirty(): boolean {
-    return this.appended.length > 0 || this.endpoints.size > 0 || this.prunedThrough !== undefined || this.failedCutoff !== undefined;
+    return this.appended.length > 0 || this.endpoints.size > 0 || this.prunedThrough !== undefined;
   }
 
   /** Whether it changed the outbox. */
@@ -72,9 +71,10 @@ export class ChangeView {
   }
 
   prune(cutoff: number): void {
-    let through = this.tables.state.prunedThrough;
+    const pruned = this.prunedThrough ?? this.tables.state.prunedThrough;
+    let through = pruned;
     for (const e of this.tables.entries) if (e.at < cutoff && e.change > through) through = e.change;
-    this.prunedThrough = through;
+    if (through > pruned) this.prunedThrough = through;
   }
 
   endpoint(id: string): WebhookEndpointRecord | undefined {
@@ -144,7 +144,6 @@ export class ChangeView {
   }
 
   pruneFailed(cutoff: number): void {
-    this.failedCutoff = cutoff;
     for (const d of this.allDeliveries()) {
       if (d.state === 'failed' && (d.lastAttemptAt ?? 0) < cutoff) this.deliveries.set(deliveryKey(d), null);
     }

@@ -41,13 +41,16 @@ export function sqlChangeLog(db: Db, write: Write, guard: Guard): ChangeLog {
       ]);
       return { id: meta.value, prunedThrough: Number(pruned.value) };
     }),
-    prune: (cutoff) => write(async (tx) => {
-      const row = await tx.selectFrom('evcal_changes').select((eb) => eb.fn.max('change').as('through')).where('at', '<', cutoff).executeTakeFirst();
+    // Writes only when there is something to prune (a write transaction that writes nothing takes no change number).
+    prune: (cutoff) => guard(async () => {
+      const row = await db.selectFrom('evcal_changes').select((eb) => eb.fn.max('change').as('through')).where('at', '<', cutoff).executeTakeFirst();
       const through = row?.through === null || row?.through === undefined ? 0 : Number(row.through);
       if (through === 0) return;
-      await tx.deleteFrom('evcal_changes').where('change', '<=', through).execute();
-      await tx.updateTable('evcal_sequences').set((eb) => ({ value: sql`case when ${eb.ref('value')} < ${through} then ${through} else ${eb.ref('value')} end` }))
-        .where('name', '=', 'changes_pruned').execute();
+      await write(async (tx) => {
+        await tx.deleteFrom('evcal_changes').where('change', '<=', through).execute();
+        await tx.updateTable('evcal_sequences').set((eb) => ({ value: sql`case when ${eb.ref('value')} < ${through} then ${through} else ${eb.ref('value')} end` }))
+          .where('name', '=', 'changes_pruned').execute();
+      });
     }),
   };
 }
@@ -113,8 +116,8 @@ export function sqlWebhookStore(db: Db, d: SqlDialect, write: Write, guard: Guar
         .orderBy('change').orderBy('seq').limit(Math.max(0, limit)).execute();
       return rows.map(deliveryRecord);
     }),
-    prune: (cutoff) => write(async (tx) => {
-      await tx.deleteFrom('evcal_webhook_deliveries').where('state', '=', 'failed').where('last_attempt_at', '<', cutoff).execute();
+    prune: (cutoff) => guard(async () => {
+      await db.deleteFrom('evcal_webhook_deliveries').where('state', '=', 'failed').where('last_attempt_at', '<', cutoff).execute();
     }),
   };
 }

@@ -35,7 +35,7 @@ export const changesSchema = v.object({
 });
 
 /**
- * `changes` as UTF-8 JSON pieces; with a `cache`, each entry's and delivery's bytes are kept by
+ * `changes` as UTF-8 JSON pieces (the text of `{ log, endpoints, entries, deliveries }`); with a `cache`, each entry's and delivery's bytes are kept by
  * object (they are immutable once stored), so a rewrite after each change encodes only the new ones.
  */
 export function changesJsonPieces(changes: StoredChanges, cache?: WeakMap<object, Uint8Array>): Uint8Array[] {

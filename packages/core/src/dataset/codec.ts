@@ -30,7 +30,7 @@ export interface RecordSet {
 
 /** The dataset document: the five sections and evcal's metadata. */
 export interface EncodedDataset {
-  evcal: { format: 1; sequences: { post: number; term: number; change?: number } };
+  evcal: { format: 1; sequences: { post: number; term: number; change?: number }; changes?: StoredChanges };
   categories: Record<string, unknown>[];
   tags: Record<string, unknown>[];
   venues: Record<string, unknown>[];
@@ -39,7 +39,10 @@ export interface EncodedDataset {
 }
 
 export function encodeDataset(records: RecordSet): EncodedDataset {
-  const out: Record<string, unknown> = { evcal: encodeMeta(records) };
+  const c = records.changes;
+  const out: Record<string, unknown> = {
+    evcal: { ...encodeMeta(records), ...(c ? { changes: { log: c.log, endpoints: c.endpoints, entries: c.entries, deliveries: c.deliveries } } : {}) },
+  };
   for (const [key, encode] of SECTIONS) out[key] = byId<{ id: number }>(records[key]).map(encode);
   return out as unknown as EncodedDataset;
 }

@@ -8,6 +8,8 @@ import { isAllowedUrl } from '../input/wire-schemas';
 import { createPlanCache, type PlanCache } from './plan-cache';
 import { createRenderCache, type RenderCache } from './render-cache';
 import type { UidForm } from '../ical/feed-writer';
+import { recordingStorage } from '../changes/change-recorder';
+import { createChangeEvents, type ChangeEvents } from '../changes/change-events';
 
 /** Resolves the `image` a client sends (an attachment id or a URL) to an image. */
 export interface ImageProvider {
@@ -78,6 +80,24 @@ export interface CalendarOptions {
   readonly renderCache?: number;
   /** iCalendar feeds (`/events.ics`). */
   readonly ical?: IcalOptions;
+  /** The change log (`/changes`, docs/sync.md). */
+  readonly changes?: ChangeLogOptions;
+  /**
+   * Told of errors no caller can be answered with: a change listener that throws, a failed
+   * pruning of the change log.
+   * @default console.error
+   */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** How long the change log keeps what it recorded. */
+export interface ChangeLogOptions {
+  /**
+   * Days entries (tombstones included) and failed webhook deliveries are kept. A sync token
+   * older than that answers 410 and its client lists everything again.
+   * @default 30
+   */
+  readonly retentionDays?: number;
 }
 
 /** How iCalendar feeds are written (docs/icalendar.md). */
@@ -116,6 +136,11 @@ export interface CalendarConfig {
   /** Parsed lists, for lists asked again (plan-cache.ts). */
   readonly plans: PlanCache;
   readonly ical: { readonly maxEvents: number; readonly uid: UidForm; readonly name: string | undefined; readonly refreshMinutes: number };
+  /** How long the change log keeps entries, in ms. */
+  readonly changeRetentionMs: number;
+  /** The listeners of committed changes (`calendar.on('change', …)`). */
+  readonly changeEvents: ChangeEvents;
+  readonly onError: (error: unknown) => void;
 }
 
 /** Accepts absolute http(s) URLs as given; refuses ids (there is no media library). */
@@ -143,14 +168,20 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     if (!Number.isInteger(n) || n < 1) throw new TypeError(`evcal: ical.${name} must be a positive integer`);
   }
   if (ical.uid !== 'stable' && ical.uid !== 'reference') throw new TypeError('evcal: ical.uid must be "stable" or "reference"');
+  const retentionDays = options.changes?.retentionDays ?? 30;
+  if (!(retentionDays > 0) || !Number.isFinite(retentionDays)) throw new TypeError('evcal: changes.retentionDays must be a positive number');
+  const now = () => {
+    const t = clock();
+    return typeof t === 'number' ? t : t.getTime();
+  };
+  const onError = options.onError ?? ((error: unknown) => console.error('evcal:', error));
+  const changeEvents = createChangeEvents(onError);
   return {
-    storage: options.storage,
+    // Every write is recorded in the change log (changes/change-recorder.ts).
+    storage: recordingStorage(options.storage, { now, committed: (entries) => changeEvents.emit(entries) }),
     timezone,
     zone,
-    now: () => {
-      const t = clock();
-      return typeof t === 'number' ? t : t.getTime();
-    },
+    now,
     defaultPerPage,
     maxPerPage,
     roles: options.roles ?? DEFAULT_ROLES,
@@ -164,5 +195,8 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     renderCache: createRenderCache(options.renderCache ?? 5000),
     plans: createPlanCache(options.renderCache === 0 ? 0 : 512),
     ical,
+    changeRetentionMs: retentionDays * 86_400_000,
+    changeEvents,
+    onError,
   };
 }

@@ -100,7 +100,7 @@ export function searchableTexts(event: EventRecord): string[] {
 }
 
 /** The status condition: one of `statuses`, or one of `ownedBy.statuses` on the owner's posts. */
-export function statusMatches(post: PostRecord, q: { readonly statuses: readonly PostStatus[]; readonly ownedBy?: OwnedBy }): boolean {
+export function statusMatches(post: Pick<PostRecord, 'status' | 'authorId'>, q: { readonly statuses: readonly PostStatus[]; readonly ownedBy?: OwnedBy }): boolean {
   if (q.statuses.includes(post.status)) return true;
   return q.ownedBy !== undefined && post.authorId === q.ownedBy.authorId && q.ownedBy.statuses.includes(post.status);
 }

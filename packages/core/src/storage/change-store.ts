@@ -58,7 +58,8 @@ export interface ChangeLog {
   state(): Promise<ChangeLogState>;
   /**
    * Removes the entries of every change up to the last change logged before `cutoff` (epoch
-   * ms), and remembers that change as `prunedThrough` (a write).
+   * ms), and remembers that change as `prunedThrough`: a write when there is something to
+   * prune, and none (no change number taken) otherwise.
    */
   prune(cutoff: number): Promise<void>;
 }
@@ -126,7 +127,7 @@ export type DeliveryOutcome =
     readonly state: 'pending' | 'failed';
     readonly attempts: number;
     readonly nextAttemptAt: number;
-    readonly lastAttemptAt: number;
+    readonly lastAttemptAt: number | null;
     readonly lastStatus: number | null;
     readonly lastError: string | null;
   };
@@ -154,6 +155,6 @@ export interface WebhookStore {
   settle(key: DeliveryKey, outcome: DeliveryOutcome): Promise<void>;
   /** Pending and failed deliveries of an endpoint, in (change, seq) order, at most `limit`. */
   deliveries(endpointId: string, limit: number): Promise<readonly WebhookDelivery[]>;
-  /** Removes failed deliveries whose last attempt was before `cutoff` (a write). */
+  /** Removes failed deliveries whose last attempt was before `cutoff`; housekeeping, as `settle`. */
   prune(cutoff: number): Promise<void>;
 }
