@@ -8,6 +8,7 @@ import { parseUser, serve, type ServeUser } from './serve';
 import { DEFAULT_STORAGE, redact } from './storage-url';
 import { describeIcsSummary, describeSkipped, describeSummary, exportStorage, importAnyFile, writeExport } from './transfer';
 import { migrateCommand } from './migrate-command';
+import { webhooksCommand } from './webhooks-command';
 
 const HELP = `evcal — an event calendar over HTTP, compatible with The Events Calendar REST API v1
 
@@ -21,6 +22,11 @@ Usage:
   evcal migrate --from <API root URL> [--storage <url>] [options]
                                                 move in from a live site running The Events
                                                 Calendar (or another evcal), over its REST API
+  evcal webhooks list [--storage <url>] [--json]
+  evcal webhooks add <url> [--types <list>] [--description <text>] [--secret whsec_...]
+  evcal webhooks enable|disable|remove <endpoint id> [--storage <url>]
+                                                manage webhook endpoints (docs/webhooks.md);
+                                                evcal serve on the storage delivers to them
 
 Storage URLs (--storage), default ${DEFAULT_STORAGE}:
   memory                          in this process only
@@ -56,7 +62,23 @@ Options of serve:
   --namespace <name>         the namespace of the routes (default cal/events/v1)
   --demo                     load a small demo calendar into an empty storage, and print an
                              administrator token
+  --change-retention-days <n>  days the change log (/changes) keeps entries and tombstones;
+                             older sync tokens answer 410 (default 30)
+  --webhook-timeout <ms>     a webhook attempt without an answer after this long fails and is
+                             retried (default 10000)
+  --webhook-retries <list>   delays before the retries, e.g. 5s,5m,30m,2h,5h,10h,10h (the
+                             default); units ms, s, m, h
+  --webhook-allow-private    deliver to private, loopback and link-local addresses too (a
+                             receiver on this machine or network); refused by default (SSRF)
   -h, --help                 this help
+
+Options of webhooks:
+  --storage <url>            the storage (see above)
+  --types <list>             add: the event types to deliver, comma-separated, e.g.
+                             event.created,event.updated,event.trashed (default: every type)
+  --description <text>       add: what the endpoint is for
+  --secret <whsec_...>       add: the signing secret (default: a new random one, printed)
+  --json                     print endpoints as JSON
 
 Options of import (iCalendar files):
   --timezone <zone>          the zone of times the file gives without one (default: the file's
@@ -96,6 +118,8 @@ Examples:
   EVCAL_SOURCE_PASSWORD='abcd efgh ijkl mnop qrst uvwx' evcal migrate \
     --from https://events.example.org/wp-json/tribe/events/v1 --user admin --storage sqlite:./data/site.db
   curl http://127.0.0.1:8080/cal/events/v1/events
+  evcal webhooks add https://hooks.example.org/evcal --types event.created,event.updated --storage sqlite:./data/evcal.db
+  curl "http://127.0.0.1:8080/cal/events/v1/changes?since=<next_token>"
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -104,7 +128,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(HELP);
     return command === undefined ? 2 : 0;
   }
-  const run = { serve: runServe, import: runImport, export: runExport, migrate: runMigrate }[command];
+  const run = { serve: runServe, import: runImport, export: runExport, migrate: runMigrate, webhooks: runWebhooks }[command];
   if (!run) {
     process.stderr.write(`evcal: unknown command "${command}"\n\n${HELP}`);
     return 2;
@@ -183,11 +207,18 @@ async function runServe(args: readonly string[]): Promise<number> {
     'require-if-match': { type: 'boolean' },
     'base-path': { type: 'string' },
     namespace: { type: 'string' },
+    'change-retention-days': { type: 'string' },
+    'webhook-timeout': { type: 'string' },
+    'webhook-retries': { type: 'string' },
+    'webhook-allow-private': { type: 'boolean' },
   });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
+  const changeRetentionDays = integer('change-retention-days', values['change-retention-days'] as string | undefined, 1);
+  const webhookTimeout = integer('webhook-timeout', values['webhook-timeout'] as string | undefined, 1);
+  const retrySchedule = values['webhook-retries'] === undefined ? undefined : durations('webhook-retries', values['webhook-retries'] as string);
   const basePath = values['base-path'] === undefined ? undefined : basePathOf(values['base-path'] as string);
   const namespace = values.namespace === undefined ? undefined : namespaceOf(values.namespace as string);
   const now = values.now === undefined ? undefined : new Date(values.now as string);
@@ -232,6 +263,12 @@ async function runServe(args: readonly string[]): Promise<number> {
     ...(basePath !== undefined ? { basePath } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
     ...(values.demo ? { dataset: demoDataset(now) } : {}),
+    ...(changeRetentionDays !== undefined ? { changeRetentionDays } : {}),
+    webhooks: {
+      ...(webhookTimeout !== undefined ? { timeoutMs: webhookTimeout } : {}),
+      ...(retrySchedule ? { retrySchedule } : {}),
+      ...(values['webhook-allow-private'] ? { allowPrivateAddresses: true } : {}),
+    },
     users,
   });
   // Handlers first: the line below tells supervisors the server is ready, and they may stop it at once.
@@ -319,6 +356,48 @@ async function runMigrate(args: readonly string[]): Promise<number> {
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(values.timezone !== undefined ? { timezone: values.timezone as string } : {}),
     json: values.json === true,
+  });
+}
+
+const WEBHOOK_ACTIONS = ['list', 'add', 'remove', 'enable', 'disable'] as const;
+
+async function runWebhooks(args: readonly string[]): Promise<number> {
+  const { values, positionals } = options(args, {
+    storage: { type: 'string' },
+    types: { type: 'string' },
+    description: { type: 'string' },
+    secret: { type: 'string' },
+    json: { type: 'boolean' },
+  }, true);
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const [action, target, ...extra] = positionals;
+  if (!WEBHOOK_ACTIONS.includes(action as (typeof WEBHOOK_ACTIONS)[number])) {
+    throw new UsageError(`give an action: evcal webhooks ${WEBHOOK_ACTIONS.join('|')} ...`);
+  }
+  const needs = action === 'add' ? 'the endpoint URL' : action === 'list' ? undefined : 'the endpoint id';
+  if (needs && target === undefined) throw new UsageError(`evcal webhooks ${action}: give ${needs}`);
+  if (extra.length || (!needs && target !== undefined)) throw new UsageError(`evcal webhooks ${action}: unexpected argument "${extra[0] ?? target}"`);
+  return webhooksCommand({
+    action: action as (typeof WEBHOOK_ACTIONS)[number],
+    storage: (values.storage as string | undefined) ?? DEFAULT_STORAGE,
+    ...(target !== undefined ? { target } : {}),
+    ...(values.types !== undefined ? { types: (values.types as string).split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+    ...(values.description !== undefined ? { description: values.description as string } : {}),
+    ...(values.secret !== undefined ? { secret: values.secret as string } : {}),
+    json: values.json === true,
+  });
+}
+
+/** `200ms,5s,5m,2h` in milliseconds. */
+function durations(name: string, value: string): number[] {
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+  return value.split(',').map((part) => {
+    const m = /^\s*(\d+(?:\.\d+)?)(ms|s|m|h)\s*$/.exec(part);
+    if (!m) throw new UsageError(`--${name} must be durations such as 5s,5m,2h, got "${value}"`);
+    return Math.round(Number(m[1]) * unit[m[2] as keyof typeof unit]);
   });
 }
 

@@ -2,8 +2,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { createCalendar, DEFAULT_ROLES, MAX_ID, type Principal, type Storage } from '@evcal/core';
-import { bearerTokens, createFetchHandler, createLanguageHandler, memoryRateLimit, toNodeHandler, type FetchHandlerOptions } from '@evcal/http';
+import { createCalendar, createWebhookDispatcher, DEFAULT_ROLES, MAX_ID, type Principal, type Storage, type WebhookDispatcher } from '@evcal/core';
+import {
+  bearerTokens, createFetchHandler, createLanguageHandler, createWebhookSender, memoryRateLimit, toNodeHandler, type FetchHandlerOptions,
+} from '@evcal/http';
 import { DEFAULT_STORAGE, openStorage } from './storage-url';
 
 export interface ServeOptions {
@@ -40,6 +42,19 @@ export interface ServeOptions {
   readonly basePath?: string;
   /** The namespace of the routes (`tribe/events/v1` for the reference's layout). @default 'cal/events/v1' */
   readonly namespace?: string;
+  /** Days the change log keeps entries and tombstones (docs/sync.md). @default 30 */
+  readonly changeRetentionDays?: number;
+  /** Webhook delivery (docs/webhooks.md): the server sends what the outbox holds. */
+  readonly webhooks?: ServeWebhookOptions;
+}
+
+export interface ServeWebhookOptions {
+  /** An attempt without an answer after this long fails. @default 10000 */
+  readonly timeoutMs?: number;
+  /** Delays before the retries, in ms. @default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h */
+  readonly retrySchedule?: readonly number[];
+  /** Deliver to private, loopback and link-local addresses too. @default false */
+  readonly allowPrivateAddresses?: boolean;
 }
 
 export interface ServeUser extends Principal {
@@ -60,6 +75,7 @@ export interface RunningServer {
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const storage = await openStorage(options.storage ?? DEFAULT_STORAGE);
   let server: Server | undefined;
+  let dispatcher: WebhookDispatcher | undefined;
   try {
     const users = options.users ?? [];
     const frozen = options.now?.getTime();
@@ -69,6 +85,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       ...(frozen !== undefined ? { now: () => frozen } : {}),
       limits: { defaultPerPage: options.defaultPerPage ?? 10, maxPerPage: options.maxPerPage ?? 50 },
       users: { exists: (id) => users.some((u) => u.id === id) },
+      ...(options.changeRetentionDays !== undefined ? { changes: { retentionDays: options.changeRetentionDays } } : {}),
     });
     if (options.seed) await calendar.importDataset(await readDataset(options.seed));
     if (options.dataset && (await storage.sequences.peek('post')) === 0) await calendar.importDataset(options.dataset);
@@ -91,17 +108,31 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     server = createServer(toNodeHandler(handler));
     server.keepAliveTimeout = 5_000;
     await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
+    // Deliveries survive a crash in the outbox; a delivery claimed by a server that stopped is
+    // taken over once its lease (twice the time-out, and a second) has run out.
+    const timeoutMs = options.webhooks?.timeoutMs ?? 10_000;
+    dispatcher = createWebhookDispatcher(calendar, {
+      send: createWebhookSender({ timeoutMs, allowPrivateAddresses: options.webhooks?.allowPrivateAddresses ?? false }),
+      leaseMs: 2 * timeoutMs + 1_000,
+      ...(options.webhooks?.retrySchedule ? { retrySchedule: options.webhooks.retrySchedule } : {}),
+    });
+    dispatcher.start();
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const origin = `http://${host}:${address.port}`;
     const running = server;
+    const sender = dispatcher;
     return {
       origin,
       apiRoot: `${origin}${basePath}/${namespace}`,
       languageRoots: Object.fromEntries(languages.map((l) => [l, `${origin}${basePath}/${l.toLowerCase()}/${namespace}`])),
-      close: () => closeServer(running, storage),
+      close: async () => {
+        await sender.stop();
+        await closeServer(running, storage);
+      },
     };
   } catch (error) {
+    await dispatcher?.stop();
     if (server?.listening) server.close();
     await storage.close();
     throw error;
