@@ -48,6 +48,8 @@ export async function readChanges(call: Call, input: Readonly<Record<string, unk
   }
   const token = decodeSyncToken(values.since);
   if (!token) throw invalidToken();
+  // Every change up to this one has committed, so a page that reads to the end has read all of them.
+  const committed = await storage.lastChange();
   const entries = await storage.changes.read(token, perPage + 1);
   // Read after the entries: a prune that removed some of them before they were read shows here.
   const [log, last] = await Promise.all([storage.changes.state(), storage.lastChange()]);
@@ -57,13 +59,16 @@ export async function readChanges(call: Call, input: Readonly<Record<string, unk
     throw new CalendarError('sync_token_expired', msg('The sync token has expired: list every collection again, then follow the changes from the new token.'));
   }
   const read = entries.slice(0, perPage);
+  const more = entries.length > perPage;
   const lastRead = read[read.length - 1];
-  const next = lastRead ? { change: lastRead.change, seq: lastRead.seq + 1 } : token;
+  let next = lastRead ? { change: lastRead.change, seq: lastRead.seq + 1 } : { change: token.change, seq: token.seq };
+  // At the end, the token moves past changes that logged nothing, so it stays as recent as the reader.
+  if (!more && next.change <= committed) next = { change: committed + 1, seq: 0 };
   const changes = await changedRecords(call, read);
   return {
     ...page(encodeSyncToken({ logId: log.id, ...next })),
     changes,
-    has_more: entries.length > perPage,
+    has_more: more,
   };
 }
 

@@ -146,7 +146,8 @@ class TransactionRecorder {
         if (endpoint.types.length > 0 && !endpoint.types.includes(type)) continue;
         deliveries.push({
           endpointId: endpoint.id, change: entry.change, seq: entry.seq, messageId: `msg_${logId}_${entry.change}_${entry.seq}`,
-          recordKey: `${entry.kind}:${entry.id}`, type, payload, state: 'pending', attempts: 0, nextAttemptAt: entry.at,
+          // Due at once (the sender's clock is the real one; the calendar's may be set).
+          recordKey: `${entry.kind}:${entry.id}`, type, payload, state: 'pending', attempts: 0, nextAttemptAt: 0,
           leasedUntil: null, lastAttemptAt: null, lastStatus: null, lastError: null,
         });
       }
