@@ -5,6 +5,7 @@
 // failed once the schedule is used up, and the endpoint disabled when it answers 410 Gone.
 // Writes never wait for it: they only add to the outbox.
 import type { Calendar } from '../operations/calendar';
+import { isStorageConflict } from '../storage/storage-errors';
 import type { WebhookDelivery, WebhookEndpointRecord } from '../storage/change-store';
 
 /** One signed POST to make. */
@@ -154,7 +155,11 @@ export function createWebhookDispatcher(calendar: Calendar, options: WebhookDisp
       again = true;
       return;
     }
-    running = runOnce().catch(onError).finally(() => {
+    // A conflict is passing (another process holds the storage's write lock: a JSON file read by
+    // this server and written by another, which delivers): look again at the next interval.
+    running = runOnce().catch((error: unknown) => {
+      if (!isStorageConflict(error)) onError(error);
+    }).finally(() => {
       running = undefined;
       if (again) {
         again = false;
