@@ -2,12 +2,13 @@
 // anonymous caller. Credentials that are present but do not authenticate are refused with
 // 401 on every route, reads included (behaviour.md §10.11), never treated as anonymous.
 import { CalendarError, msg, verbatim, type Principal } from '@evcal/core';
+import type { HandlerRequest } from './handler-request';
 
 /**
  * Who sent the request: a principal, or undefined for anonymous. Throw `invalidCredentials()`
  * when credentials were sent but are not valid.
  */
-export type Authenticate = (request: Request) => Principal | undefined | Promise<Principal | undefined>;
+export type Authenticate = (request: HandlerRequest) => Principal | undefined | Promise<Principal | undefined>;
 
 /** The error an `Authenticate` throws for credentials that do not authenticate; a custom message is sent as given. */
 export function invalidCredentials(message?: string): CalendarError {

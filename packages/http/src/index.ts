@@ -1,7 +1,9 @@
 // @evcal/http: the evcal API as a web-standard fetch handler, with bridges for node:http,
 // Express, Connect and Next.js.
 export { createFetchHandler } from './fetch-handler';
-export type { FetchHandler, FetchHandlerOptions } from './fetch-handler';
+export type { FetchHandlerOptions } from './fetch-handler';
+export type { EvcalHandler, FetchHandler, WireHandler, WireResponse } from './wire-response';
+export type { HandlerRequest, HeaderReader } from './handler-request';
 export { createLanguageHandler } from './language-handler';
 export type { LanguageHandlerOptions } from './language-handler';
 export { LANGUAGES, translator } from './i18n/translator';

@@ -4,7 +4,7 @@ import { createMemoryStorage } from '@evcal/memory';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, createFetchHandler, memoryRateLimit, toNodeHandler, type FetchHandlerOptions } from '../src/index';
+import { clientAddress, createFetchHandler, memoryRateLimit, toNodeHandler, type FetchHandlerOptions, type RateLimitRequest } from '../src/index';
 
 const API = 'http://cal.test/cal/events/v1';
 const handlerWith = (options: FetchHandlerOptions) => createFetchHandler(createCalendar({ storage: createMemoryStorage() }), options);
@@ -52,7 +52,7 @@ describe('CORS', () => {
 describe('rate limit', () => {
   it('refuses with 429 and Retry-After once the window is used up, then lets through again', async () => {
     let now = 0;
-    const key = ({ request }: { request: Request }) => request.headers.get('x-client') ?? '';
+    const key = ({ request }: RateLimitRequest) => request.headers.get('x-client') ?? '';
     const h = handlerWith({ rateLimit: memoryRateLimit({ limit: 2, windowMs: 10_000, now: () => now, key }) });
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await get(h, '/events', { 'x-client': 'a' })).status);

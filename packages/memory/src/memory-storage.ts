@@ -3,7 +3,7 @@
 // its writes and commits them in one synchronous step, so concurrent readers see either none
 // or all of them. A write outside a transaction is a transaction of its own.
 import {
-  countEventsByTerm, foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery, storageError,
+  foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery, storageError,
   type EventCollection, type EventRecord, type LinkedPostCollection, type OrganizerRecord, type PostStatus,
   type Storage, type StorageTransaction, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type VenueRecord,
 } from '@evcal/core';
@@ -124,11 +124,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         }
         return changed.sort((a, b) => a - b);
       }, (t) => t.events.unlink(kind, id, revision)),
-      countByTerm: async (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => {
-        if (!views.events.dirty) return counts.get(taxonomy, ids, statuses);
-        const all = countEventsByTerm(eventsInView(), taxonomy, statuses);
-        return new Map(ids.map((id) => [id, all.get(id) ?? 0]));
-      },
+      countByTerm: async (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) =>
+        counts.get(taxonomy, ids, statuses, views.events.changed()),
     };
 
     const linked = <R extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', view: TableView<R>): LinkedPostCollection<R> => ({

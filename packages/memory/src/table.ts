@@ -109,6 +109,11 @@ export class TableView<R extends Row> {
     return found;
   }
 
+  /** Each record this view changed: as committed (undefined when new) and as it is now (undefined when deleted). */
+  *changed(): IterableIterator<readonly [R | undefined, R | undefined]> {
+    for (const [id, change] of this.changes) yield [this.table.rows.get(id), change === DELETED ? undefined : change];
+  }
+
   *values(): IterableIterator<R> {
     for (const [id, r] of this.table.rows) if (!this.changes.has(id)) yield r;
     for (const change of this.changes.values()) if (change !== DELETED) yield change;

@@ -26,7 +26,7 @@ const RAD = Math.PI / 180;
  * page in local start order, on the local start (localStartFloor). Lists then read index
  * ranges the size of their result (or of their window), not the table.
  */
-export function eventWhere(q: EventQuery, d: SqlDialect, page = false) {
+export function eventWhere(q: EventQuery, d: SqlDialect, page = false, walked?: LinkWalk) {
   return (eb: EventsEb): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [statusIn(eb, 'e', q)];
     if (q.excludeHidden) and.push(eb('e.hide_from_listings', '=', 0));
@@ -35,12 +35,14 @@ export function eventWhere(q: EventQuery, d: SqlDialect, page = false) {
     // the start bounds) lead. A page in local start order from a start walks its index from
     // localStartFloor: there the bound on start_utc from the end would make a planner prefer
     // reading the whole window and sorting it. Otherwise that bound closes the window's range.
+    // A walk of one term's links in page order (linkWalk) reads the links from their own floor.
     const linked = q.categoryIds ?? q.tagIds ?? q.venueIds ?? q.organizerIds;
-    const floor = !linked && page && q.sort[0]?.field === 'startLocal' ? localStartFloor(eb, q, d) : [];
+    const floor = !linked && page && q.sort[0]?.field === 'startLocal' ? localStartFloor(eb, 'e.start_local', q, d) : [];
+    if (walked) floor.push(...localStartFloor(eb, 'ol.start_local' as 'e.start_local', q, d));
     and.push(...(linked || floor.length ? range(eb, 'e.start_utc', q.start) : startRange(eb, 'e.start_utc', q)), ...floor, ...range(eb, 'e.end_utc', q.end));
     if (q.search) and.push(...searchConditions(eb, q.search, d));
     for (const [kind, ids] of [['category', q.categoryIds], ['tag', q.tagIds], ['venue', q.venueIds], ['organizer', q.organizerIds]] as const) {
-      if (ids) and.push(linkedTo(eb, kind, ids, q));
+      if (ids && kind !== walked?.kind) and.push(linkedTo(eb, kind, ids, q));
     }
     if (q.featured !== undefined) and.push(eb('e.featured', '=', q.featured ? 1 : 0));
     if (q.parentId !== undefined) and.push(eb('e.parent_id', '=', q.parentId));
@@ -276,11 +278,33 @@ function startRange(eb: EventsEb, column: 'e.start_utc', q: EventQuery): Express
  * instant plus the smallest start_offset of any event (rows.ts startOffset). A list in local
  * start order then walks its index from there instead of from the first event ever.
  */
-function localStartFloor(eb: EventsEb, q: EventQuery, d: SqlDialect): Expression<SqlBool>[] {
+function localStartFloor(eb: EventsEb, column: 'e.start_local', q: EventQuery, d: SqlDialect): Expression<SqlBool>[] {
   const starts = [q.start?.gt, q.start?.gte].filter((x): x is number => x !== undefined);
   if (starts.length === 0) return [];
   const offset = eb.selectFrom('evcal_events as ov').select(sql<number>`min(ov.start_offset)`.as('m'));
-  return [eb(d.binary(eb.ref('e.start_local')), '>=', d.wallFloor(sql<number>`${Math.max(...starts)} + ${offset}`))];
+  return [eb(d.binary(eb.ref(column)), '>=', d.wallFloor(sql<number>`${Math.max(...starts)} + ${offset}`))];
+}
+
+/**
+ * A page read by walking one term's (venue's, organizer's) links in list order: the links
+ * carry their event's local start (migration 0010) and are indexed by (kind, ref_id,
+ * start_local, event_id), so the page reads about as many rows as it shows, however many
+ * events the term has. For a list in local start order filtered by one link id; a filter by
+ * several ids (a category with subcategories) is read as the other lists are.
+ */
+export interface LinkWalk {
+  readonly kind: 'category' | 'tag' | 'venue' | 'organizer';
+  readonly id: number;
+}
+
+export function linkWalk(q: EventQuery): LinkWalk | undefined {
+  if (q.sort[0]?.field !== 'startLocal' || q.sort[0].direction !== 'asc' || q.sort[1]?.field !== 'id' || q.sort[1].direction !== 'asc') return undefined;
+  for (const [kind, ids] of [['category', q.categoryIds], ['tag', q.tagIds], ['venue', q.venueIds], ['organizer', q.organizerIds]] as const) {
+    if (ids === undefined) continue;
+    const valid = storableIds(ids);
+    return valid.length === 1 && ids.length === 1 ? { kind, id: valid[0]! } : undefined;
+  }
+  return undefined;
 }
 
 function range(eb: EventsEb, column: 'e.start_utc' | 'e.end_utc', r: InstantRange | undefined): Expression<SqlBool>[] {

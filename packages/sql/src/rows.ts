@@ -101,11 +101,11 @@ const LINK_FIELDS = { category: 'categoryIds', tag: 'tagIds', venue: 'venueIds',
 
 export function linkRows(e: EventRecord): EventLinksTable[] {
   return (Object.entries(LINK_FIELDS) as [EventLinksTable['kind'], keyof EventLinks][]).flatMap(([kind, field]) =>
-    [...new Set(e[field])].map((ref_id, position) => ({ event_id: e.id, kind, ref_id, position, start_utc: e.startUtc })));
+    [...new Set(e[field])].map((ref_id, position) => ({ event_id: e.id, kind, ref_id, position, start_utc: e.startUtc, start_local: e.startLocal })));
 }
 
 /** Links grouped by event, each list in stored order. */
-export function groupLinks(rows: readonly Omit<EventLinksTable, 'start_utc'>[]): Map<number, EventLinks> {
+export function groupLinks(rows: readonly Omit<EventLinksTable, 'start_utc' | 'start_local'>[]): Map<number, EventLinks> {
   const sorted = [...rows].sort((a, b) => Number(a.position) - Number(b.position));
   const out = new Map<number, { categoryIds: number[]; tagIds: number[]; venueIds: number[]; organizerIds: number[] }>();
   for (const row of sorted) {

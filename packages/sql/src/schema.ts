@@ -68,6 +68,8 @@ export interface EventLinksTable {
   position: number;
   /** The event's start_utc, so that term filters with a date window read only the window's links. */
   start_utc: BigIntColumn;
+  /** The event's start_local, so that a term's events are read in list order (migration 0010). */
+  start_local: string;
 }
 
 interface LinkedPostColumns extends PostColumns {

@@ -14,7 +14,7 @@ import type {
 } from '@evcal/core';
 import { foldText, storageError } from '@evcal/core';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { eventOrder, eventWhere, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
+import { eventOrder, eventWhere, linkWalk, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
 import { sqlDialect, storableIds, type DialectName, type SqlDialect } from './dialect';
 import {
   EVENT_COLUMNS, eventRecord, eventRow, groupLinks, linkRows, ORGANIZER_COLUMNS, organizerRecord, organizerRow, termRecord, termRow,
@@ -53,7 +53,9 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     };
     const self: Storage = {
       capabilities: { transactions: true, durable: true },
-      events: eventCollection(db, d, write),
+      events: eventCollection(db, d, write, (n) => {
+        if (tx) tx.inserted += n;
+      }),
       venues: linkedCollection('venue', db, d, write),
       organizers: linkedCollection('organizer', db, d, write),
       categories: termCollection('category', db, d, options.schema, write),
@@ -90,14 +92,20 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
    */
   async function transaction<T>(fn: (tx: Transaction<EvcalDatabase>, state: TransactionState) => Promise<T>): Promise<T> {
     let result: T | undefined;
+    let bulk = false;
     try {
       return await guard(() => root.transaction().execute(async (tx) => {
         const row = await tx.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
           .where('name', '=', 'change').returning('value').executeTakeFirstOrThrow();
-        const state: TransactionState = { change: Number(row.value), wrote: false };
+        const state: TransactionState = { change: Number(row.value), wrote: false, inserted: 0 };
         result = await fn(tx, state);
         if (!state.wrote) throw NOTHING_WRITTEN;
+        bulk = state.inserted >= BULK_INSERTS;
         return result;
+      }).then(async (value) => {
+        // Best effort: the load has committed, and lists stay right (only slower) without it.
+        if (bulk) await analyze().catch(() => undefined);
+        return value;
       }));
     } catch (error) {
       if (error === NOTHING_WRITTEN) return result as T;
@@ -105,21 +113,40 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     }
   }
 
+  /** Fresh planner statistics for the tables lists read. */
+  async function analyze(): Promise<void> {
+    if (d.name === 'sqlite') {
+      await sql`analyze`.execute(root);
+      return;
+    }
+    const tables = ['evcal_events', 'evcal_event_links', 'evcal_event_days', 'evcal_venues', 'evcal_organizers', 'evcal_terms', 'evcal_term_counts'];
+    await sql`analyze ${sql.join(tables.map((t) => (options.schema ? sql.id(options.schema, t) : sql.id(t))))}`.execute(root);
+  }
+
   return over(root, undefined);
 }
 
 type Write = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
 
-/** A write transaction's number, and whether it has written anything yet. */
+/** A write transaction's number, whether it has written anything yet, and how many events it inserted. */
 interface TransactionState {
   readonly change: number;
   wrote: boolean;
+  inserted: number;
 }
+
+/**
+ * A transaction that inserts at least this many events is a bulk load (an import, a seed):
+ * the database's planner statistics are refreshed after it commits, so the next lists are
+ * planned for the tables as they now are, not as they were (PostgreSQL's autovacuum would
+ * get to it only later; SQLite never on its own).
+ */
+const BULK_INSERTS = 1000;
 
 /** Rolls back a transaction that wrote nothing (its counter update included). */
 const NOTHING_WRITTEN = Symbol('nothing written');
 
-function eventCollection(db: Db, d: SqlDialect, write: Write): EventCollection {
+function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: number) => void): EventCollection {
   /** Events with their links: one query for the rows, one for all their links. */
   const withLinks = async (rows: readonly EventRow[]): Promise<EventRecord[]> => {
     if (rows.length === 0) return [];
@@ -144,6 +171,7 @@ function eventCollection(db: Db, d: SqlDialect, write: Write): EventCollection {
     insert: (event) => write(async (tx) => {
       await tx.insertInto('evcal_events').values(eventRow(event)).execute();
       await writeLinks(tx, event);
+      inserted(1);
     }),
     replace: (event) => write(async (tx) => {
       const result = await tx.updateTable('evcal_events').set(eventRow(event)).where('id', '=', event.id).executeTakeFirst();
@@ -156,6 +184,17 @@ function eventCollection(db: Db, d: SqlDialect, write: Write): EventCollection {
       await tx.deleteFrom('evcal_events').where('id', '=', id).execute();
     }),
     list: (query) => guard(async () => {
+      if (query.search && !unpaged(query)) {
+        // A search's matches are found once, for the page and its total together (a window
+        // count): the index is read once. A page past the end has no row to carry the total.
+        // Only the page's ids are sorted with the matches, then its rows are read.
+        const page = await pageOfEvents(db, d, query, true);
+        if (page.length > 0 || !query.offset) {
+          const rows = new Map((await selectEvents(db, page.map((r) => Number(r.id)))).map((r) => [Number(r.id), r]));
+          return { items: await withLinks(page.map((r) => rows.get(Number(r.id))!)), total: page.length ? Number(page[0]!.matches) : 0 };
+        }
+        return { items: [], total: await countEvents(db, d, query) };
+      }
       const [rows, total] = await Promise.all([pageOfEvents(db, d, query), unpaged(query) ? undefined : countEvents(db, d, query)]);
       return { items: await withLinks(rows), total: total ?? rows.length };
     }),
@@ -194,10 +233,25 @@ function selectEvents(db: Db, ids: readonly number[]): Promise<EventRow[]> {
 const aliased = <C extends string, A extends string>(alias: A, columns: readonly C[]) => columns.map((c) => `${alias}.${c}` as `${A}.${C}`);
 const PAGE_EVENT_COLUMNS = aliased('e', EVENT_COLUMNS);
 
-function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<EventRow[]> {
-  let query = db.selectFrom('evcal_events as e').select(PAGE_EVENT_COLUMNS).where(eventWhere(q, d, true));
+function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<EventRow[]>;
+function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted: true): Promise<{ id: number | string; matches: number | string }[]>;
+/** A page of events; `counted`: the page's ids only, each with how many events match in all (`matches`). */
+function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted = false): Promise<unknown[]> {
+  const walk = counted ? undefined : linkWalk(q);
+  if (walk) {
+    // In the links' order: (start_local, event_id) is the list's (start_local, id).
+    const query = db.selectFrom('evcal_event_links as ol').innerJoin('evcal_events as e', 'e.id', 'ol.event_id')
+      .select(PAGE_EVENT_COLUMNS)
+      .where('ol.kind', '=', walk.kind).where('ol.ref_id', '=', walk.id)
+      .where(eventWhere(q, d, true, walk) as never)
+      .orderBy((eb) => d.binary(eb.ref('ol.start_local')))
+      .orderBy('ol.event_id');
+    return paged(query, q, d).execute();
+  }
+  let query = db.selectFrom('evcal_events as e').where(eventWhere(q, d, true));
   for (const key of q.sort) query = query.orderBy((eb) => eventOrder(eb, key, d, q.geo), key.direction);
-  return paged(query, q, d).execute();
+  if (counted) return paged(query.select(['e.id', sql<number>`count(*) over ()`.as('matches')]), q, d).execute();
+  return paged(query.select(PAGE_EVENT_COLUMNS), q, d).execute();
 }
 
 

@@ -74,7 +74,8 @@ for (const [name, connect, available] of upgrades) {
       // The columns of 0001 only: start_offset comes with 0002, revision with 0003, ical_uid with 0004, lineage with 0005, search_text with 0006.
       const { start_offset: _, revision: _r, ical_uid: _uid, lineage: _lineage, search_text: _s, ...row } = eventRow(e);
       await target.insertInto('evcal_events').values(row).execute();
-      const links = linkRows(e).map(({ start_utc: __, ...link }) => link);
+      // The links of 0001: start_utc comes with 0002, start_local with 0010.
+      const links = linkRows(e).map(({ start_utc: __, start_local: ___, ...link }) => link);
       if (links.length) await target.insertInto('evcal_event_links').values(links).execute();
     }
 
@@ -83,8 +84,11 @@ for (const [name, connect, available] of upgrades) {
     expect(offsets.map((r) => Number(r.start_offset))).toEqual(events.map((e) => startOffset(e.startLocal, e.startUtc)));
     expect(Number(offsets[1]!.start_offset)).toBe(9 * 3_600_000);
     expect(Number(offsets[2]!.start_offset)).toBe(NO_OFFSET);
-    const links = await target.selectFrom('evcal_event_links').select(['event_id', 'start_utc']).execute();
-    for (const l of links) expect(Number(l.start_utc)).toBe(events.find((e) => e.id === Number(l.event_id))!.startUtc);
+    const links = await target.selectFrom('evcal_event_links').select(['event_id', 'start_utc', 'start_local']).execute();
+    for (const l of links) {
+      const event = events.find((e) => e.id === Number(l.event_id))!;
+      expect([Number(l.start_utc), l.start_local]).toEqual([event.startUtc, event.startLocal]);
+    }
 
     const storage = createSqlStorage({ db, dialect: name as 'sqlite' | 'postgres', ...(schema ? { schema } : {}) });
     expect((await storage.events.getMany([1, 2, 3])).map((e) => e.revision)).toEqual([0, 0, 0]);

@@ -11,8 +11,8 @@ import { eventRecord, termRecord, utcWall, venueRecord } from './fixtures';
 
 // A small alphabet so that random texts and search words collide, with the SQL traps in it:
 // LIKE and GLOB wildcards, backslashes, words shorter than a trigram, the separator of the SQL
-// adapter's search text (U+001F).
-const WORDS = ['jazz', 'Jazz', 'café', 'cafe', 'rock', '100%', '_', 'a_b', 'x\\y', 'ü', 'ROCK', 'night', 'a*b?', '[ab]', 'x\u001fy'];
+// adapter's search text (U+001F), FTS5 query syntax (quotes, operators, parentheses).
+const WORDS = ['jazz', 'Jazz', 'café', 'cafe', 'rock', '100%', '_', 'a_b', 'x\\y', 'ü', 'ROCK', 'night', 'a*b?', '[ab]', 'x\u001fy', 'say"hi"', 'AND', 'near(x'];
 const word = fc.constantFrom(...WORDS);
 const text = fc.array(word, { maxLength: 3 }).map((w) => w.join(' '));
 const status = fc.constantFrom<PostStatus>('publish', 'publish', 'draft', 'private', 'trash', 'future');

@@ -182,6 +182,24 @@ export function recordsGroup(ctx: SuiteContext): void {
       expect((await s.events.countByTerm('tag', [7], ['publish'])).get(7)).toBe(1);
     });
 
+    it('counts, inside a transaction, the events as the transaction changed them', async () => {
+      const s = await ctx.fresh();
+      await s.events.insert(eventRecord(1, { categoryIds: [7, 8] }));
+      await s.events.insert(eventRecord(2, { categoryIds: [7] }));
+      await s.events.insert(eventRecord(3, { categoryIds: [8], status: 'draft' }));
+      const inside = await s.transaction(async (tx) => {
+        await tx.events.insert(eventRecord(4, { categoryIds: [7, 9] }));
+        await tx.events.replace(eventRecord(1, { categoryIds: [8] }));
+        await tx.events.replace(eventRecord(3, { categoryIds: [8, 9] }));
+        await tx.events.delete(2);
+        return tx.events.countByTerm('category', [7, 8, 9], ['publish']);
+      });
+      // 7: event 4 only; 8: events 1 and 3 (now published); 9: events 3 and 4.
+      expect([inside.get(7), inside.get(8), inside.get(9)]).toEqual([1, 2, 2]);
+      const after = await s.events.countByTerm('category', [7, 8, 9], ['publish']);
+      expect([after.get(7), after.get(8), after.get(9)]).toEqual([1, 2, 2]);
+    });
+
     describe('transactions', () => {
       it('makes the writes of a transaction visible together', async () => {
         const s = await ctx.fresh();

@@ -78,6 +78,13 @@ export interface CalendarOptions {
    * @default 5000
    */
   readonly renderCache?: number;
+  /**
+   * Bytes of list pages kept as they were sent, for lists asked again before anything changes
+   * (any write empties it in effect: a kept page is only found under the change number it was
+   * read at). 0 reads and renders every list every time; so does `renderCache: 0`.
+   * @default 16777216 (16 MiB)
+   */
+  readonly listCacheBytes?: number;
   /** iCalendar feeds (`/events.ics`). */
   readonly ical?: IcalOptions;
   /** The change log (`/changes`, docs/sync.md). */
@@ -193,7 +200,7 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     siteUrl: (options.siteUrl ?? 'http://localhost').replace(/\/+$/, ''),
     currency: { ...DEFAULT_CURRENCY, ...options.currency },
     renderCache: createRenderCache(options.renderCache ?? 5000),
-    plans: createPlanCache(options.renderCache === 0 ? 0 : 512),
+    plans: createPlanCache(options.renderCache === 0 ? { plans: 0, bytes: 0 } : { plans: 512, bytes: options.listCacheBytes ?? 16 * 1024 * 1024 }),
     ical,
     changeRetentionMs: retentionDays * 86_400_000,
     changeEvents,

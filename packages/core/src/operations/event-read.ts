@@ -9,7 +9,7 @@ import type { Call } from './call';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { renderEvent, renderEventsJson } from './event-render';
-import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
 import { MODIFIED_PARAMS, modifiedRange } from './shared-args';
 import { visibility } from './status-filter';
@@ -31,7 +31,7 @@ export async function planEventList(call: Call, input: Input): Promise<ListPlan<
     const keep = ![...DATE_PARAMS, ...MODIFIED_PARAMS].some((d) => sent.has(d)) && values.strict_dates !== true && values.include === undefined;
     return { plan: { values, built, page, perPage, validator }, keep };
   });
-  return { validator: p.validator, run: () => listEvents(call, p.values, p.built, p.page, p.perPage, p.validator) };
+  return { validator: p.validator, run: () => readList(call, p, () => listEvents(call, p.values, p.built, p.page, p.perPage, p.validator)) };
 }
 
 async function listEvents(

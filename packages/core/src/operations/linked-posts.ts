@@ -17,7 +17,7 @@ import type { CalendarConfig } from './config';
 import {
   linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, META_FIELDS, readArgs,
 } from './linked-post-args';
-import { listLinks, listResult, parseList, planWithCache, listViewKey, pageOffset, postListBody, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, parseList, planWithCache, readList, listViewKey, pageOffset, postListBody, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { remember } from './event-render';
 import { explicitDates, isUnlocked, type Unlock } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
@@ -152,7 +152,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       // only_with_upcoming counts events from this very instant; modified bounds may be relative.
       return { plan: { values, visible, query, page, perPage, validator }, keep: !values.only_with_upcoming && !MODIFIED_PARAMS.some((p) => values[p] !== undefined) };
     });
-    return { validator: p.validator, run: () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator) };
+    return { validator: p.validator, run: () => readList(call, p, () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator)) };
   };
 
   return {

@@ -11,7 +11,7 @@ import { withDescendants } from '../query/term-engine';
 import { formatUtc } from '../time/wall-clock';
 import { beginCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
-import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
 import { MODIFIED_PARAMS, modifiedRange } from './shared-args';
@@ -122,7 +122,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       const plan = await parseTermList(call, input, lastChange);
       return { plan, keep: !MODIFIED_PARAMS.some((name) => plan.values[name] !== undefined) };
     });
-    return { validator: p.validator, run: () => runTermList(call, p) };
+    return { validator: p.validator, run: () => readList(call, p, () => runTermList(call, p)) };
   };
 
   return {

@@ -7,6 +7,7 @@ import { icalUid } from './0004-ical-uid';
 import { lineage } from './0005-lineage';
 import { searchAndDayCounts } from './0006-search-and-day-counts';
 import { changes } from './0007-changes';
+import { searchPositionsAndLinkOrder } from './0010-search-positions-and-link-order';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
@@ -20,6 +21,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0005_migrate': lineage,
   '0006_search_and_day_counts': searchAndDayCounts,
   '0007_changes': changes,
+  '0010_search_positions_and_link_order': searchPositionsAndLinkOrder,
 };
 
 /**
