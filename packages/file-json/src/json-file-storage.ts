@@ -31,23 +31,37 @@ type Part = keyof typeof WRITES;
 export async function openJsonFileStorage(options: JsonFileStorageOptions): Promise<Storage> {
   const fs = options.fs ?? nodeFileSystem;
   const { path } = options;
-  let stamp: FileStatLike | undefined;
+  /**
+   * The files memory already holds (or has gone past): the one last loaded and the last few this
+   * process wrote. A file that is one of them is never loaded again, so a read that sees this
+   * process's previous file while it writes the next cannot take memory back.
+   */
+  let known: Array<FileStatLike | undefined> = [undefined];
   let lock: Promise<FileLock> | undefined;
   let closed = false;
   /** The JSON of each stored record, so that a write encodes only what changed (datasetJsonBytes). */
   const encoded = new WeakMap<object, Uint8Array>();
 
   const memory = createMemoryStorage({
+    // Runs in the committing transaction's turn: no other transaction starts before it ends.
     onCommit: async (m) => {
-      await atomicWrite(fs, path, datasetJsonBytes(m.snapshot(), encoded));
-      stamp = await fs.stat(path);
+      try {
+        // This process's own file is known before it appears.
+        await atomicWrite(fs, path, datasetJsonBytes(m.snapshot(), encoded), (written) => {
+          known = [...known.slice(-3), written];
+        });
+      } catch (error) {
+        // Memory holds a commit the file does not: back to the file's state, still in this turn.
+        await refresh(true);
+        throw error;
+      }
     },
   });
 
   /** Loads the file when it is not what this process last read or wrote. */
   const refresh = async (force = false) => {
     const current = await statOrUndefined(fs, path);
-    if (!force && sameFile(current, stamp)) return;
+    if (!force && known.some((k) => sameFile(current, k))) return;
     if (!current) {
       memory.load(EMPTY);
     } else {
@@ -60,7 +74,7 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
       }
       memory.load(decodeDataset(data));
     }
-    stamp = current;
+    known = [current];
   };
 
   const transaction: Storage['transaction'] = async (fn) => {
@@ -72,13 +86,9 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
       throw error;
     });
     await refresh();
-    try {
-      return await memory.transaction(fn);
-    } catch (error) {
-      // A failed write leaves the file as it was; so must memory be.
-      await refresh(true);
-      throw error;
-    }
+    // A transaction that fails leaves memory as it was (memory transactions are atomic); one
+    // whose file could not be written is taken back in onCommit.
+    return memory.transaction(fn);
   };
 
   const wrap = <K extends Part>(name: K): Storage[K] => {
