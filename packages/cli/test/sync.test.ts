@@ -13,7 +13,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from './support/processes';
 import { needBuiltCli, startServe, type Running } from './support/serve-process';
 import { catchUp, expectCopyEqualsLists, startCopy, syncPage, type SyncClient } from './support/sync-client';
-import { eventually, RECEIVER_SECRET, webhookReceiver, type Delivery, type Receiver } from './support/webhook-receiver';
+import { eventually, RECEIVER_SECRET, unique, webhookReceiver, type Delivery, type Receiver } from './support/webhook-receiver';
 
 needBuiltCli();
 
@@ -22,8 +22,8 @@ if (!POSTGRES_URL) console.warn('NOTICE: EVCAL_TEST_POSTGRES_URL is not set: the
 
 const ADMIN = 'tok-admin';
 const USERS = ['--user', `1:administrator:${ADMIN}`];
-/** Receivers run on this machine; retries come quickly, and often enough to outlast a receiver that is down for seconds. */
-const WEBHOOKS = ['--webhook-allow-private', '--webhook-timeout', '1000', '--webhook-retries', `100ms,200ms,300ms,${Array(25).fill('500ms').join(',')}`];
+/** Receivers run on this machine; retries come quickly, and for a minute, to outlast a receiver that is down (on a busy machine too). */
+const WEBHOOKS = ['--webhook-allow-private', '--webhook-timeout', '1000', '--webhook-retries', `100ms,200ms,300ms,${Array(120).fill('500ms').join(',')}`];
 
 function tempFile(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'evcal-sync-'));
@@ -85,8 +85,9 @@ for (const storage of STORAGES) {
       await call(`${server.api}/events/${id}`, { method: 'PATCH', json: { title: 'Signed, renamed' } });
       await call(`${server.api}/events/${id}`, { method: 'PATCH', json: { status: 'draft' } });
       await call(`${server.api}/events/${id}`, { method: 'DELETE' });
-      await eventually(() => of(receiver.deliveries, id).length === 4, 20_000, 'four deliveries');
-      expect(of(receiver.deliveries, id).map((d) => d.type)).toEqual(['event.created', 'event.updated', 'event.updated', 'event.trashed']);
+      await eventually(() => of(unique(receiver.deliveries), id).length === 4, 20_000, 'four deliveries');
+      expect(of(unique(receiver.deliveries), id).map((d) => d.type)).toEqual(['event.created', 'event.updated', 'event.updated', 'event.trashed']);
+      // In order per record: what arrived (repeats included) never goes back to an older revision.
       const revisions = of(receiver.deliveries, id).map((d) => d.revision);
       expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
       expect(receiver.deliveries.map((d) => d.type)).toEqual(expect.arrayContaining(['venue.created', 'category.created', 'category.updated']));
@@ -104,13 +105,12 @@ for (const storage of STORAGES) {
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(receiver.deliveries).toEqual([]);
       await receiver.up();
-      await eventually(() => receiver.deliveries.length === 12, 30_000, 'twelve deliveries');
+      await eventually(() => unique(receiver.deliveries).length === 12, 60_000, 'twelve deliveries');
       for (const id of ids) {
         const revisions = of(receiver.deliveries, id).map((d) => d.revision);
-        expect(of(receiver.deliveries, id).map((d) => d.type), `event ${id}`).toEqual(['event.created', 'event.updated', 'event.updated', 'event.updated']);
+        expect(of(unique(receiver.deliveries), id).map((d) => d.type), `event ${id}`).toEqual(['event.created', 'event.updated', 'event.updated', 'event.updated']);
         expect(revisions, `event ${id}`).toEqual([...revisions].sort((a, b) => a - b));
       }
-      expect(new Set(receiver.deliveries.map((d) => d.id)).size).toBe(12);
       expect(receiver.rejected).toEqual([]);
     });
 
@@ -125,19 +125,20 @@ for (const storage of STORAGES) {
       await kill(first);
       await receiver.up();
       const second = await serveOn(url);
-      await eventually(() => of(receiver.deliveries, created.json.id).length === 1, 20_000, 'the delivery after the restart');
-      expect(of(receiver.deliveries, created.json.id)[0]!.type).toBe('event.created');
+      await eventually(() => of(receiver.deliveries, created.json.id).length >= 1, 20_000, 'the delivery after the restart');
+      expect(of(unique(receiver.deliveries), created.json.id).map((d) => d.type)).toEqual(['event.created']);
+      const updates = () => receiver.deliveries.filter((d) => d.type === 'event.updated');
 
       // Killed while a delivery is in flight (the receiver holds it): another server sends it again once its claim ran out.
       receiver.mode = 'hold';
       await call(`${second.api}/events/${created.json.id}`, { method: 'PATCH', json: { title: 'Crash, renamed' } });
-      await eventually(() => of(receiver.deliveries, created.json.id).length === 2, 20_000, 'the held delivery');
+      await eventually(() => updates().length === 1, 20_000, 'the held delivery');
       await kill(second);
       receiver.mode = 'answer';
       await serveOn(url);
-      await eventually(() => of(receiver.deliveries, created.json.id).length === 3, 30_000, 'the delivery sent again');
-      const [, held, again] = of(receiver.deliveries, created.json.id);
-      expect([again!.type, again!.id, again!.revision]).toEqual([held!.type, held!.id, held!.revision]);
+      await eventually(() => updates().length >= 2, 30_000, 'the delivery sent again');
+      const [held, again] = updates();
+      expect([again!.id, again!.recordId, again!.revision]).toEqual([held!.id, held!.recordId, held!.revision]);
       expect(receiver.rejected).toEqual([]);
     });
 
@@ -210,7 +211,9 @@ describe.skipIf(!POSTGRES_URL)('postgres: two evcal serve processes on one datab
   it('each webhook delivery goes out once while both servers deliver', async () => {
     const url = pgSchema();
     const receiver = await webhookReceiver();
-    const [a, b] = [await serveOn(url), await serveOn(url)];
+    // A time-out no answer misses, even on a busy machine: a repeat could then only come from two servers sending one delivery.
+    const slow = ['--webhook-timeout', '15000'];
+    const [a, b] = [await serveOn(url, slow), await serveOn(url, slow)];
     await register(a, receiver, ['event.created']);
     const N = 40;
     const created = await Promise.all(Array.from({ length: N }, (_, i) => call(`${(i % 2 ? a : b).api}/events`, { json: event(`Once ${i}`) })));

@@ -78,6 +78,16 @@ export async function webhookReceiver(options: { secret?: string; startDown?: bo
   return receiver;
 }
 
+/**
+ * The deliveries without repeats (the first of each webhook-id), as a receiver that
+ * deduplicates sees them: deliveries are at least once, and an answer that reaches a busy
+ * server after its time-out is followed by the same message again.
+ */
+export function unique(deliveries: readonly Delivery[]): Delivery[] {
+  const seen = new Set<string>();
+  return deliveries.filter((d) => !seen.has(d.id) && seen.add(d.id));
+}
+
 /** Waits until `check` holds (it is asked every 50 ms), or fails after `ms`. */
 export async function eventually(check: () => boolean, ms = 20_000, what = 'the condition'): Promise<void> {
   const until = Date.now() + ms;
