@@ -7,6 +7,7 @@ import { runServe } from './serve-command';
 import { DEFAULT_STORAGE, redact } from './storage-url';
 import { describeIcsSummary, describeSkipped, describeSummary, exportStorage, importAnyFile, writeExport } from './transfer';
 import { migrateCommand } from './migrate-command';
+import { webhooksCommand } from './webhooks-command';
 
 const HELP = `evcal — an event calendar over HTTP, compatible with The Events Calendar REST API v1
 
@@ -18,9 +19,19 @@ Usage:
                                                 it again updates them (see docs/icalendar.md)
   evcal export [--storage <url>] [--output <file>]   write a storage's calendar as a dataset
   evcal users|tokens <command> [--storage <url>]  manage accounts and API tokens (below)
+  evcal webhooks list [--storage <url>] [--json]
+  evcal webhooks add <url> [--types <list>] [--description <text>] [--secret whsec_...]
+  evcal webhooks enable|disable|remove <endpoint id> [--storage <url>]
+                                                manage webhook endpoints (docs/webhooks.md);
+                                                evcal serve on the storage delivers to them
   evcal migrate --from <API root URL> [--storage <url>] [options]
                                                 move in from a live site running The Events
                                                 Calendar (or another evcal), over its REST API
+  evcal webhooks list [--storage <url>] [--json]
+  evcal webhooks add <url> [--types <list>] [--description <text>] [--secret whsec_...]
+  evcal webhooks enable|disable|remove <endpoint id> [--storage <url>]
+                                                manage webhook endpoints (docs/webhooks.md);
+                                                evcal serve on the storage delivers to them
 
 Storage URLs (--storage), default ${DEFAULT_STORAGE}:
   memory                          in this process only
@@ -53,6 +64,22 @@ Accounts (kept in the storage; tokens only as hashes; see docs/operations.md):
   evcal tokens revoke <token id>...             refused from the next request on, on every
                                                 server sharing the storage
   Each takes --storage <url> (or EVCAL_STORAGE, DATABASE_URL, --config) and --json.
+
+Options of webhooks:
+  --storage <url>            the storage (see above)
+  --types <list>             add: the event types to deliver, comma-separated, e.g.
+                             event.created,event.updated,event.trashed (default: every type)
+  --description <text>       add: what the endpoint is for
+  --secret <whsec_...>       add: the signing secret (default: a new random one, printed)
+  --json                     print endpoints as JSON
+
+Options of webhooks:
+  --storage <url>            the storage (see above; or EVCAL_STORAGE, DATABASE_URL, --config)
+  --types <list>             add: the event types to deliver, comma-separated, e.g.
+                             event.created,event.updated,event.trashed (default: every type)
+  --description <text>       add: what the endpoint is for
+  --secret <whsec_...>       add: the signing secret (default: a new random one, printed)
+  --json                     print endpoints as JSON
 
 Options of import (iCalendar files):
   --timezone <zone>          the zone of times the file gives without one (default: the file's
@@ -93,6 +120,8 @@ Examples:
   EVCAL_SOURCE_PASSWORD='abcd efgh ijkl mnop qrst uvwx' evcal migrate \
     --from https://events.example.org/wp-json/tribe/events/v1 --user admin --storage sqlite:./data/site.db
   curl http://127.0.0.1:8080/cal/events/v1/events
+  evcal webhooks add https://hooks.example.org/evcal --types event.created,event.updated --storage sqlite:./data/evcal.db
+  curl "http://127.0.0.1:8080/cal/events/v1/changes?since=<next_token>"
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -108,6 +137,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     import: runImport,
     export: runExport,
     migrate: runMigrate,
+    webhooks: runWebhooks,
   };
   const run = Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (!run) {
@@ -188,6 +218,38 @@ async function runMigrate(args: readonly string[]): Promise<number> {
     findHidden: values['find-hidden'] === true,
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(values.timezone !== undefined ? { timezone: values.timezone as string } : {}),
+    json: values.json === true,
+  });
+}
+
+const WEBHOOK_ACTIONS = ['list', 'add', 'remove', 'enable', 'disable'] as const;
+
+async function runWebhooks(args: readonly string[]): Promise<number> {
+  const { values, positionals } = options(args, {
+    ...STORAGE_ARGS,
+    types: { type: 'string' },
+    description: { type: 'string' },
+    secret: { type: 'string' },
+    json: { type: 'boolean' },
+  }, true);
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const [action, target, ...extra] = positionals;
+  if (!WEBHOOK_ACTIONS.includes(action as (typeof WEBHOOK_ACTIONS)[number])) {
+    throw new UsageError(`give an action: evcal webhooks ${WEBHOOK_ACTIONS.join('|')} ...`);
+  }
+  const needs = action === 'add' ? 'the endpoint URL' : action === 'list' ? undefined : 'the endpoint id';
+  if (needs && target === undefined) throw new UsageError(`evcal webhooks ${action}: give ${needs}`);
+  if (extra.length || (!needs && target !== undefined)) throw new UsageError(`evcal webhooks ${action}: unexpected argument "${extra[0] ?? target}"`);
+  return webhooksCommand({
+    action: action as (typeof WEBHOOK_ACTIONS)[number],
+    storage: storageOf(values),
+    ...(target !== undefined ? { target } : {}),
+    ...(values.types !== undefined ? { types: (values.types as string).split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+    ...(values.description !== undefined ? { description: values.description as string } : {}),
+    ...(values.secret !== undefined ? { secret: values.secret as string } : {}),
     json: values.json === true,
   });
 }

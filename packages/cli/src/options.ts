@@ -77,6 +77,22 @@ export const SERVE_OPTIONS = {
     kind: 'integer', value: '<seconds>', min: 0, serveOnly: true,
     help: 'on SIGTERM or SIGINT, how long requests in flight may take to\nfinish (default 10)',
   },
+  'change-retention-days': {
+    kind: 'integer', value: '<n>', min: 1, serveOnly: true,
+    help: 'days the change log (/changes) keeps entries and tombstones; older\nsync tokens answer 410 (default 30)',
+  },
+  'webhook-timeout': {
+    kind: 'integer', value: '<ms>', min: 1, serveOnly: true,
+    help: 'a webhook attempt without an answer after this long fails and is\nretried (default 10000)',
+  },
+  'webhook-retries': {
+    kind: 'string', value: '<list>', serveOnly: true,
+    help: 'delays before the retries, e.g. 5s,5m,30m,2h,5h,10h,10h (the\ndefault); units ms, s, m, h',
+  },
+  'webhook-allow-private': {
+    kind: 'boolean', serveOnly: true,
+    help: 'deliver to private, loopback and link-local addresses too (a\nreceiver on this machine or network); refused by default (SSRF)',
+  },
   demo: { kind: 'boolean', help: 'load a small demo calendar into an empty storage, and print an\nadministrator token', serveOnly: true },
 } as const satisfies Record<string, OptionSpec>;
 

@@ -64,6 +64,8 @@ export async function runServe(args: readonly string[], help: string): Promise<n
   }
   const storage = str('storage') ?? DEFAULT_STORAGE;
   const shutdownSeconds = num('shutdown-timeout');
+  const retries = o<string>('webhook-retries');
+  const retrySchedule = retries && durations(retries);
   const server = await serve({
     ...(str('host') !== undefined ? { host: str('host') } : {}),
     ...(num('port') !== undefined ? { port: num('port') } : {}),
@@ -82,6 +84,12 @@ export async function runServe(args: readonly string[], help: string): Promise<n
     ...(demo ? { dataset: demoDataset(now) } : {}),
     ...(o<boolean>('trust-proxy')?.value ? { trustProxy: true } : {}),
     ...(shutdownSeconds !== undefined ? { shutdownTimeoutMs: shutdownSeconds * 1000 } : {}),
+    ...(num('change-retention-days') !== undefined ? { changeRetentionDays: num('change-retention-days') } : {}),
+    webhooks: {
+      ...(num('webhook-timeout') !== undefined ? { timeoutMs: num('webhook-timeout') } : {}),
+      ...(retrySchedule ? { retrySchedule } : {}),
+      ...(o<boolean>('webhook-allow-private')?.value ? { allowPrivateAddresses: true } : {}),
+    },
     logger,
     users,
   });
@@ -129,4 +137,14 @@ function namespaceOf({ value, source }: { value: string; source: string }): stri
     throw new UsageError(`${source} must be path segments such as tribe/events/v1, got "${value}"`);
   }
   return namespace;
+}
+
+/** `200ms,5s,5m,2h` in milliseconds. */
+function durations({ value, source }: { value: string; source: string }): number[] {
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+  return value.split(',').map((part) => {
+    const m = /^\s*(\d+(?:\.\d+)?)(ms|s|m|h)\s*$/.exec(part);
+    if (!m) throw new UsageError(`${source} must be durations such as 5s,5m,2h, got "${value}"`);
+    return Math.round(Number(m[1]) * unit[m[2] as keyof typeof unit]);
+  });
 }

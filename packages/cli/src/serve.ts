@@ -4,9 +4,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { createAccounts, createCalendar, DEFAULT_ROLES, MAX_ID, type Principal, type Storage } from '@evcal/core';
+import { createAccounts, createCalendar, createWebhookDispatcher, DEFAULT_ROLES, MAX_ID, type Principal, type Storage, type WebhookDispatcher } from '@evcal/core';
 import {
-  accountCredentials, createFetchHandler, createLanguageHandler, memoryCredentialFailureLimit, memoryRateLimit, toNodeHandler,
+  accountCredentials, createFetchHandler, createLanguageHandler, createWebhookSender, memoryCredentialFailureLimit, memoryRateLimit, toNodeHandler,
   type Authenticate, type FetchHandlerOptions,
 } from '@evcal/http';
 import { currentRequest, withAccessLog } from './access-log';
@@ -54,6 +54,19 @@ export interface ServeOptions {
   readonly logger?: Logger;
   /** How long requests in flight may take to finish once the server is asked to stop. @default 10000 */
   readonly shutdownTimeoutMs?: number;
+  /** Days the change log keeps entries and tombstones (docs/sync.md). @default 30 */
+  readonly changeRetentionDays?: number;
+  /** Webhook delivery (docs/webhooks.md): the server sends what the outbox holds. */
+  readonly webhooks?: ServeWebhookOptions;
+}
+
+export interface ServeWebhookOptions {
+  /** An attempt without an answer after this long fails. @default 10000 */
+  readonly timeoutMs?: number;
+  /** Delays before the retries, in ms. @default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h */
+  readonly retrySchedule?: readonly number[];
+  /** Deliver to private, loopback and link-local addresses too. @default false */
+  readonly allowPrivateAddresses?: boolean;
 }
 
 export interface ServeUser extends Principal {
@@ -81,6 +94,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     onConnectionError: (error) => logger.warn('storage connection lost', errorFields(error)),
   });
   let server: Server | undefined;
+  let dispatcher: WebhookDispatcher | undefined;
   try {
     const users = options.users ?? [];
     const frozen = options.now?.getTime();
@@ -93,6 +107,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       limits: { defaultPerPage: options.defaultPerPage ?? 10, maxPerPage: options.maxPerPage ?? 50 },
       // Read through the call's storage: inside a write, its transaction (SQLite's one connection).
       users: { exists: async (id, s) => users.some((u) => u.id === id) || (await s.users.get(id)) !== undefined },
+      ...(options.changeRetentionDays !== undefined ? { changes: { retentionDays: options.changeRetentionDays } } : {}),
     });
     if (options.seed) await calendar.importDataset(await readDataset(options.seed));
     if (options.dataset && (await storage.sequences.peek('post')) === 0) await calendar.importDataset(options.dataset);
@@ -140,11 +155,21 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     }, 3_600_000);
     horizon.unref();
     await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
+    // Deliveries survive a crash in the outbox; a delivery claimed by a server that stopped is
+    // taken over once its lease (twice the time-out, and a second) has run out.
+    const timeoutMs = options.webhooks?.timeoutMs ?? 10_000;
+    dispatcher = createWebhookDispatcher(calendar, {
+      send: createWebhookSender({ timeoutMs, allowPrivateAddresses: options.webhooks?.allowPrivateAddresses ?? false }),
+      leaseMs: 2 * timeoutMs + 1_000,
+      ...(options.webhooks?.retrySchedule ? { retrySchedule: options.webhooks.retrySchedule } : {}),
+    });
+    dispatcher.start();
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const origin = `http://${host}:${address.port}`;
     const running = server;
     let closing: Promise<void> | undefined;
+    const sender = dispatcher;
     return {
       origin,
       apiRoot: `${origin}${basePath}/${namespace}`,
@@ -157,11 +182,16 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
         }
         stopping = true;
         clearInterval(horizon);
-        closing = stopServer(running, inFlight, storage, logger, options.shutdownTimeoutMs ?? 10_000);
+        // Requests finish first; then deliveries under way, then the storage.
+        closing = stopServer(running, inFlight, async () => {
+          await sender.stop();
+          await storage.close();
+        }, logger, options.shutdownTimeoutMs ?? 10_000);
         return closing;
       },
     };
   } catch (error) {
+    await dispatcher?.stop();
     if (server?.listening) server.close();
     await storage.close();
     throw error;
@@ -216,7 +246,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
  * `Connection: close`; once every request in flight has finished, or the deadline has
  * passed (then the rest are cut), the storage is closed.
  */
-async function stopServer(server: Server, inFlight: ReadonlySet<ServerResponse>, storage: Storage, logger: Logger, deadlineMs: number): Promise<void> {
+async function stopServer(server: Server, inFlight: ReadonlySet<ServerResponse>, closeStorage: () => Promise<void>, logger: Logger, deadlineMs: number): Promise<void> {
   logger.info('stopping', { in_flight: inFlight.size, deadline_ms: deadlineMs });
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
@@ -231,6 +261,6 @@ async function stopServer(server: Server, inFlight: ReadonlySet<ServerResponse>,
     await closed;
   }
   clearTimeout(timer);
-  await storage.close();
+  await closeStorage();
   logger.info('stopped');
 }

@@ -58,7 +58,13 @@ export type CalendarErrorCode =
   /** A dataset could not be imported. details: { path, message } */
   | 'invalid_dataset'
   /** An iCalendar file could not be imported. details: { line, message } */
-  | 'invalid_ical';
+  | 'invalid_ical'
+  /** A sync token older than the change log's retention: list everything again. */
+  | 'sync_token_expired'
+  /** A sync token this calendar did not issue (another calendar's, a replaced storage's, or not a token). */
+  | 'sync_token_invalid'
+  /** No webhook endpoint has this id. details: { id } */
+  | 'webhook_not_found';
 
 export interface CalendarErrorOptions {
   readonly details?: Readonly<Record<string, unknown>>;

@@ -1,10 +1,10 @@
 // @evcal/core: the domain, validation, time model, query engine and operations of evcal.
 
 export { createCalendar } from './operations/calendar';
-export type { Calendar, EventOperations } from './operations/calendar';
+export type { Calendar, EventOperations, ChangeOperations } from './operations/calendar';
 export type { LinkedPostOperations } from './operations/linked-posts';
 export type { TermOperations } from './operations/terms';
-export type { CalendarOptions, CalendarConfig, IcalOptions, RecurrenceOptions, ImageProvider, UserDirectory } from './operations/config';
+export type { CalendarOptions, CalendarConfig, ChangeLogOptions, IcalOptions, RecurrenceOptions, ImageProvider, UserDirectory } from './operations/config';
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
 export type { ListResult, ListPlan } from './operations/list-urls';
@@ -36,6 +36,11 @@ export { AccountError, isAccountError } from './accounts/account-error';
 export type { AccountErrorCode } from './accounts/account-error';
 export { TOKEN_KINDS, userNameKey } from './model/accounts';
 export type { TokenKind, TokenRecord, UserRecord } from './model/accounts';
+export { CHANGE_KINDS } from './storage/change-store';
+export type {
+  ChangeKind, ChangeAction, ChangeEntry, ChangeLog, ChangeLogState, ChangePosition, PostState, StoredChanges,
+  WebhookStore, WebhookEndpointRecord, WebhookDelivery, DeliveryKey, DeliveryOutcome,
+} from './storage/change-store';
 export { storageError, isStorageConflict } from './storage/storage-errors';
 export type { StorageErrorCode } from './storage/storage-errors';
 export { validatorOf, VALIDATOR, hash as hashText, listValidator } from './operations/validators';
@@ -47,7 +52,7 @@ export type {
 
 // The reference query semantics, for adapters (memory and file run them; SQL must agree).
 export {
-  matchesEventQuery, recordsMatch, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches, inRange,
+  matchesEventQuery, recordsMatch, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches, inRange, modifiedIn, modifiedBounds,
   EVENT_QUERY_FILTERS,
 } from './query/event-engine';
 export type { EventQueryContext } from './query/event-engine';
@@ -106,3 +111,18 @@ export type {
   OrganizerListJson, CategoryListJson, TagListJson, ErrorJson,
 } from './represent/schemas';
 export type * from './operations/inputs';
+
+// Keeping a copy in sync: the change feed, in-process change events and webhooks.
+export { changesArgs, MAX_CHANGES_PER_PAGE } from './changes/change-feed';
+export { EVENT_TYPES, changeEnvelope } from './changes/change-envelope';
+export type { ChangeListener } from './changes/change-events';
+export { webhookIdArg, webhookWriteArgs } from './changes/webhook-endpoints';
+export type { WebhookOperations, WebhookCreateInput, WebhookIdInput, WebhookUpdateInput } from './changes/webhook-endpoints';
+export { createWebhookDispatcher, DEFAULT_RETRY_SCHEDULE, retryAfterMs } from './changes/webhook-dispatcher';
+export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookMessage, WebhookAnswer, WebhookSend } from './changes/webhook-dispatcher';
+export {
+  SYNC_REPRESENTATIONS, changeEnvelopeSchema, changesSchema, changedRecordSchema, tombstoneSchema, webhookEndpointSchema, webhookEndpointListSchema,
+} from './represent/change-schemas';
+export type {
+  ChangeEnvelope, ChangesJson, ChangedRecordJson, TombstoneJson, WebhookEndpointJson, WebhookEndpointListJson,
+} from './represent/change-schemas';

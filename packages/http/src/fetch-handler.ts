@@ -10,7 +10,7 @@ import { bodyParams, mergeParams, queryParams } from './request-params';
 import { entityTag, noneMatch, parseEntityTags, variantOf, writePreconditions } from './conditional';
 import { feedOperation, isNegotiated, matchFeedRoute, serveFeed } from './ical-routes';
 import { restRouteUrl, sitePathOf } from './rest-route';
-import { createRouter, type FeedOperationName, type OperationName } from './route-table';
+import { createRouter, isConditionalWrite, type FeedOperationName, type OperationName } from './route-table';
 import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
 import { translateDocument, translator, type Catalogue } from './i18n/translator';
 import type { RateLimit } from './rate-limit';
@@ -175,7 +175,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
         return sendJson(200, () => list.chunks, () => list.body, { ...listHeaders(list), etag, ...caching });
       }
       const reading = READS.has(op);
-      const writing = !reading && CONDITIONAL_WRITES.test(op);
+      const writing = isConditionalWrite(op);
       const ifMatch = writing ? parseEntityTags(request.headers.get('if-match')) : undefined;
       if (writing && options.requireIfMatch && ifMatch === undefined) {
         throw new CalendarError('precondition_required', msg('Changes need an If-Match header with the ETag of the resource as you read it.'));
@@ -186,7 +186,8 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       const etag = validator === undefined ? undefined
         : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, url.search, reading ? 'read' : 'write']), false);
       if (reading && etag && !noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
-      const location = op === 'categories.create' || op === 'tags.create' ? termLocation(body) : undefined;
+      const location = op === 'categories.create' || op === 'tags.create' ? termLocation(body)
+        : op === 'webhooks.create' ? `${apiRoot}/webhooks/${String(body.id)}` : undefined;
       return send(match.route.status, body, { ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(reading ? caching : {}) });
     } catch (error) {
       if (isCalendarError(error)) {
@@ -204,10 +205,11 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
 type Operation = (params: Record<string, unknown>, ctx: CallContext) => Promise<unknown>;
 type Plan = (params: Record<string, unknown>, ctx: CallContext) => Promise<ListPlan>;
 
-/** Single reads: a strong ETag, and 304 to a matching If-None-Match. */
-const READS = new Set(['events.get', 'events.getBySlug', 'venues.get', 'venues.getBySlug', 'organizers.get', 'organizers.getBySlug', 'categories.get', 'tags.get']);
-/** Writes to an existing resource: If-Match and If-None-Match are their preconditions. */
-const CONDITIONAL_WRITES = /\.(update|updateBySlug|patch|patchBySlug|delete|deleteBySlug)$/;
+/** Reads: Cache-Control and Vary; single reads also a strong ETag, and 304 to a matching If-None-Match. */
+const READS = new Set([
+  'events.get', 'events.getBySlug', 'venues.get', 'venues.getBySlug', 'organizers.get', 'organizers.getBySlug', 'categories.get', 'tags.get',
+  'changes.list', 'webhooks.list', 'webhooks.get',
+]);
 
 /** The list operations, planned before they are read (their validator comes first). */
 function planTable(calendar: Calendar): Partial<Record<OperationName, Plan>> {
@@ -237,8 +239,11 @@ function operationTable(calendar: Calendar): Record<Exclude<OperationName, 'root
       [`${name}.update`]: ops.update, [`${name}.delete`]: ops.delete,
     };
   };
+  const w = calendar.webhooks;
   return {
     ...posts('events'), ...posts('venues'), ...posts('organizers'), ...terms('categories'), ...terms('tags'),
+    'changes.list': calendar.changes.list,
+    'webhooks.list': w.list, 'webhooks.create': w.create, 'webhooks.get': w.get, 'webhooks.update': w.update, 'webhooks.delete': w.delete,
   } as Record<Exclude<OperationName, 'root' | 'doc' | FeedOperationName>, Operation>;
 }
 

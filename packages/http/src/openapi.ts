@@ -4,7 +4,7 @@ import type { ArgSpecs } from '@evcal/core';
 import { COMPONENTS, RESPONSE_COMPONENTS } from './openapi-components';
 import { inputSchema } from './namespace-index';
 import { feedOperation, feedRoutes } from './ical-routes';
-import { routes, type Route } from './route-table';
+import { isConditionalWrite, routes, syncRoutes, type Route } from './route-table';
 
 const INFO = {
   version: '1.0.0',
@@ -42,10 +42,19 @@ const WRITE_CONDITIONS = {
   '428': { description: 'This server needs If-Match on changes (rest_precondition_required)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
 };
 
-/** How a route takes part in validators: reads answer 304, changes to an existing resource take preconditions. */
-function validation(route: Route, method: string): 'read' | 'change' | 'create' {
+/** Route-specific meanings of an error status. */
+const ERRORS_OF: Partial<Record<Route['operation'], Record<string, string>>> = {
+  'changes.list': { '410': 'The sync token has expired (changes-token-expired) or was not issued by this calendar (changes-token-invalid): list everything again' },
+  'webhooks.get': { '404': 'No webhook endpoint has this ID (webhook-not-found)' },
+  'webhooks.update': { '404': 'No webhook endpoint has this ID (webhook-not-found)' },
+  'webhooks.delete': { '404': 'No webhook endpoint has this ID (webhook-not-found)' },
+};
+
+/** How a route takes part in validators: reads answer 304 (those with validators), changes to an existing record take preconditions. */
+function validation(route: Route, method: string): 'read' | 'change' | 'create' | 'plain' {
+  if (route.operation.startsWith('changes.') || route.operation.startsWith('webhooks.')) return 'plain';
   if (method === 'get') return 'read';
-  return /\{(id|slug)\}/.test(route.path) ? 'change' : 'create';
+  return isConditionalWrite(route.operation) ? 'change' : 'create';
 }
 
 function operation(route: Route, method: string): Record<string, unknown> {
@@ -86,11 +95,11 @@ function operation(route: Route, method: string): Record<string, unknown> {
     responses: {
       [String(route.status)]: {
         description: route.summary,
-        headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } : { ETag: ETAG },
+        headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } : kind === 'plain' ? {} : { ETag: ETAG },
         content: successContent(route),
       },
       ...(kind === 'read' ? { '304': NOT_MODIFIED } : {}),
-      ...Object.fromEntries(Object.entries(ERRORS).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
+      ...Object.fromEntries(Object.entries({ ...ERRORS, ...ERRORS_OF[route.operation] }).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
       ...(kind === 'change' ? WRITE_CONDITIONS : {}),
     },
   };
@@ -107,7 +116,7 @@ function successContent(route: Route): Record<string, unknown> {
 /** The OpenAPI document; `apiRoot` is the API root as the client reached it. */
 export function openApiDocument(apiRoot: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of [...routes, ...feedRoutes]) {
+  for (const route of [...routes, ...feedRoutes, ...syncRoutes]) {
     if (route.path === '') continue;
     const item = (paths[route.path] ??= {});
     for (const method of route.methods) item[method.toLowerCase()] = operation(route, method.toLowerCase());

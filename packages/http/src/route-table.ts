@@ -1,9 +1,9 @@
 // The route table as data: every route of the interface, in the reference's registration
 // order. The router, the namespace descriptor and /doc all read this one table.
 import {
-  eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs,
+  changesArgs, eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs,
   linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, readArgs,
-  termIdArg, termListArgs, termWriteArgs, type ArgSpecs,
+  termIdArg, termListArgs, termWriteArgs, webhookIdArg, webhookWriteArgs, type ArgSpecs,
 } from '@evcal/core';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -11,9 +11,12 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** The iCalendar feed routes' operations (ical-routes.ts). */
 export type FeedOperationName = 'events.feed' | 'events.feedOne' | 'events.feedBySlug';
 
+/** The operations of evcal's own routes for keeping a copy in sync. */
+export type SyncOperationName = 'changes.list' | `webhooks.${'list' | 'create' | 'get' | 'update' | 'delete'}`;
+
 /** The calendar operation a route runs. */
 export type OperationName =
-  | 'root' | 'doc' | FeedOperationName
+  | 'root' | 'doc' | FeedOperationName | SyncOperationName
   | `${'events' | 'venues' | 'organizers'}.${'list' | 'create' | 'get' | 'getBySlug' | 'update' | 'updateBySlug' | 'patch' | 'patchBySlug' | 'delete' | 'deleteBySlug'}`
   | `${'categories' | 'tags'}.${'list' | 'create' | 'get' | 'update' | 'delete'}`;
 
@@ -27,6 +30,8 @@ export interface Route {
   /** Success status. */
   readonly status: 200 | 201;
   readonly summary: string;
+  /** Path parameters other than digits (`{id}`) and slugs (`{slug}`): their regular expressions. */
+  readonly params?: Readonly<Record<string, string>>;
 }
 
 const UPDATE = ['POST', 'PUT'] as const;
@@ -80,9 +85,37 @@ export const routes: readonly Route[] = [
   ...termRoutes('tags'),
 ];
 
+/**
+ * evcal's routes beyond the reference's (docs/sync.md, docs/webhooks.md): the change feed and
+ * webhook endpoints. Served, described by the namespace index and documented in /doc like the
+ * others.
+ */
+const WEBHOOK_ID = { id: '[A-Za-z0-9_-]+' };
+export const syncRoutes: readonly Route[] = [
+  {
+    path: '/changes', methods: ['GET'], operation: 'changes.list', args: changesArgs, status: 200,
+    summary: 'The records changed after a sync token, as they are now, and tombstones of those gone; without a token, a token for now',
+  },
+  { path: '/webhooks', methods: ['GET'], operation: 'webhooks.list', args: {}, status: 200, summary: 'List webhook endpoints (administrators)' },
+  { path: '/webhooks', methods: ['POST'], operation: 'webhooks.create', args: webhookWriteArgs(true), status: 201, summary: 'Register a webhook endpoint (administrators); the answer carries its secret' },
+  { path: '/webhooks/{id}', methods: ['GET'], operation: 'webhooks.get', args: { id: webhookIdArg }, status: 200, summary: 'Read a webhook endpoint, with its secret (administrators)', params: WEBHOOK_ID },
+  {
+    path: '/webhooks/{id}', methods: ['POST', 'PUT', 'PATCH'], operation: 'webhooks.update', args: { id: webhookIdArg, ...webhookWriteArgs(false) }, status: 200,
+    summary: 'Change a webhook endpoint: only the fields sent change (administrators)', params: WEBHOOK_ID,
+  },
+  { path: '/webhooks/{id}', methods: ['DELETE'], operation: 'webhooks.delete', args: { id: webhookIdArg }, status: 200, summary: 'Remove a webhook endpoint and its waiting deliveries (administrators)', params: WEBHOOK_ID },
+];
+
+/** Writes to an existing record: If-Match and If-None-Match are their preconditions (not webhook endpoints). */
+export function isConditionalWrite(operation: OperationName): boolean {
+  return /^(events|venues|organizers|categories|tags)\.(update|updateBySlug|patch|patchBySlug|delete|deleteBySlug)$/.test(operation);
+}
+
 /** `/events/{id}` as the reference writes route patterns: `/events/(?P<id>\d+)`. */
-export function wordpressPattern(path: string): string {
-  return path.replace(/\./g, '\\.').replace('{id}', '(?P<id>\\d+)').replace('{slug}', '(?P<slug>[^/]+)');
+export function wordpressPattern(path: string, params: Readonly<Record<string, string>> = {}): string {
+  let out = path.replace(/\./g, '\\.');
+  for (const [name, pattern] of Object.entries(params)) out = out.replace(`{${name}}`, `(?P<${name}>${pattern})`);
+  return out.replace('{id}', '(?P<id>\\d+)').replace('{slug}', '(?P<slug>[^/]+)');
 }
 
 export interface RouteMatch {
@@ -95,12 +128,17 @@ export interface Router {
   match(path: string, method: string): { match?: RouteMatch; allowed: readonly Method[] };
 }
 
-/** A router over a route table. Ids are digits; slugs are one or more characters other than `/`. */
-export function createRouter(table: readonly Route[] = routes): Router {
-  const compiled = table.map((route) => ({
-    route,
-    regex: new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{id}', '(?<id>\\d+)').replace('{slug}', '(?<slug>[^/]+)')}/?$`, 'i'),
-  }));
+/**
+ * A router over a route table (the reference's routes and evcal's sync routes by default). Ids
+ * are digits, unless the route gives their pattern; slugs are one or more characters other than `/`.
+ */
+export function createRouter(table: readonly Route[] = [...routes, ...syncRoutes]): Router {
+  const compiled = table.map((route) => {
+    let source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    for (const [name, pattern] of Object.entries(route.params ?? {})) source = source.replace(`{${name}}`, `(?<${name}>${pattern})`);
+    source = source.replace('{id}', '(?<id>\\d+)').replace('{slug}', '(?<slug>[^/]+)');
+    return { route, regex: new RegExp(`^${source}/?$`, 'i') };
+  });
   return {
     match(path, method) {
       const allowed: Method[] = [];

@@ -45,6 +45,9 @@ const WIRE: Record<CalendarErrorCode, WireError> = {
   unavailable: { code: 'rest_service_unavailable', status: 503 },
   invalid_dataset: { code: 'invalid-dataset', status: 400 },
   invalid_ical: { code: 'invalid-ical', status: 400 },
+  sync_token_expired: { code: 'changes-token-expired', status: 410 },
+  sync_token_invalid: { code: 'changes-token-invalid', status: 410 },
+  webhook_not_found: { code: 'webhook-not-found', status: 404 },
 };
 
 export interface WireErrorBody {

@@ -8,6 +8,7 @@ import {
   type Storage, type StorageTransaction, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type TokenCollection,
   type TokenRecord, type UserCollection, type UserRecord, type VenueRecord,
 } from '@evcal/core';
+import { ChangeTables, ChangeView, type ChangesSnapshot } from './change-tables';
 import { EventIndex, tuning } from './event-index';
 import { Table, TableView } from './table';
 import { TermCounts } from './term-counts';
@@ -36,6 +37,8 @@ export interface MemorySnapshot {
   readonly tokens?: readonly TokenRecord[];
   /** The id sequences, and `change`: the storage's last change number. */
   readonly sequences: { readonly post: number; readonly term: number; readonly change: number; readonly horizon?: number };
+  /** The change log, webhook endpoints and outbox (absent: empty, with a new log id). */
+  readonly changes?: ChangesSnapshot;
 }
 
 const slugOf = (r: { slug: string }) => r.slug;
@@ -56,6 +59,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     tokens: new Table<TokenRecord>(noKey),
   };
   const sequences = { post: 0, term: 0, change: 0, horizon: 0 };
+  const changeTables = new ChangeTables();
   const counts = new TermCounts();
   const eventIndex = new EventIndex(tables.events.rows);
   const onEventChange = (before: EventRecord | undefined, after: EventRecord | undefined) => {
@@ -68,7 +72,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
   type Views = { [K in keyof typeof tables]: TableView<(typeof tables)[K] extends Table<infer R> ? R : never> };
 
   type Sequences = typeof sequences;
-  const commit = (views: Views, seq: Sequences) => {
+  const commit = (views: Views, changeView: ChangeView, seq: Sequences) => {
     if (views.events.changes.size > tuning.bulkChanges) eventIndex.invalidate();
     tables.events.apply(views.events.changes, onEventChange);
     tables.venues.apply(views.venues.changes);
@@ -81,13 +85,14 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     sequences.term = Math.max(sequences.term, seq.term);
     sequences.change = seq.change;
     sequences.horizon = Math.max(sequences.horizon, seq.horizon);
+    changeView.commit();
   };
 
   /**
    * A storage over transaction views. Outside a transaction (`tx` undefined) the views hold no
    * changes and every write runs as a transaction of its own.
    */
-  const storageOver = (views: Views, seq: Sequences, tx: { change: number } | undefined): Storage => {
+  const storageOver = (views: Views, changeView: ChangeView, seq: Sequences, tx: { change: number } | undefined): Storage => {
     const write = <T>(apply: () => T, own: (t: StorageTransaction) => Promise<T>): Promise<T> => {
       if (closed) return Promise.reject(storageError('unavailable', new Error('evcal/memory: storage is closed')));
       if (!tx) return root.transaction(own);
@@ -124,9 +129,13 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       },
       unlink: (kind, id, revision) => write(() => {
         const field = ({ venue: 'venueIds', organizer: 'organizerIds', category: 'categoryIds', tag: 'tagIds' } as const)[kind];
+        const changed: number[] = [];
         for (const e of [...eventsInView()]) {
-          if (e[field].includes(id)) views.events.replace({ ...e, [field]: e[field].filter((x) => x !== id), revision });
+          if (!e[field].includes(id)) continue;
+          views.events.replace({ ...e, [field]: e[field].filter((x) => x !== id), revision });
+          changed.push(e.id);
         }
+        return changed.sort((a, b) => a - b);
       }, (t) => t.events.unlink(kind, id, revision)),
       countByTerm: async (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) =>
         counts.get(taxonomy, ids, statuses, views.events.changed()),
@@ -194,6 +203,24 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         }, (t) => t.sequences.bump(kind, id)),
         peek: async (kind) => seq[kind],
       },
+      changes: {
+        append: (entries) => write(() => changeView.append(entries), (t) => t.changes.append(entries)),
+        read: async (from, limit) => changeTables.read(from, limit),
+        state: async () => changeTables.state,
+        prune: (cutoff) => write(() => changeView.prune(cutoff), (t) => t.changes.prune(cutoff)),
+      },
+      webhooks: {
+        listEndpoints: async () => changeView.listEndpoints(),
+        getEndpoint: async (id) => changeView.endpoint(id),
+        insertEndpoint: (e) => write(() => changeView.insertEndpoint(e), (t) => t.webhooks.insertEndpoint(e)),
+        replaceEndpoint: (e) => write(() => changeView.replaceEndpoint(e), (t) => t.webhooks.replaceEndpoint(e)),
+        deleteEndpoint: (id) => write(() => changeView.deleteEndpoint(id), (t) => t.webhooks.deleteEndpoint(id)),
+        enqueue: (list) => write(() => changeView.enqueue(list), (t) => t.webhooks.enqueue(list)),
+        claim: (o) => write(() => changeView.claim(o.now, o.leasedUntil, o.limit), (t) => t.webhooks.claim(o)),
+        settle: (key, outcome) => write(() => changeView.settle(key, outcome), (t) => t.webhooks.settle(key, outcome)),
+        deliveries: async (endpointId, limit) => changeView.deliveriesOf(endpointId, limit),
+        prune: (cutoff) => write(() => changeView.pruneFailed(cutoff), (t) => t.webhooks.prune(cutoff)),
+      },
       lastChange: async () => sequences.change,
       readiness: async () => (closed ? { ready: false, reason: 'unreachable', detail: 'the storage is closed' } : { ready: true }),
       // A transaction inside a transaction joins it.
@@ -213,7 +240,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     tokens: new TableView(tables.tokens, noKey),
   });
 
-  const direct = storageOver(freshViews(), sequences, undefined);
+  const direct = storageOver(freshViews(), new ChangeView(changeTables), sequences, undefined);
 
   const root: MemoryStorage = {
     ...direct,
@@ -221,13 +248,15 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       if (closed) throw storageError('unavailable', new Error('evcal/memory: storage is closed'));
       const run = queue.then(async () => {
         const views = freshViews();
+        const changeView = new ChangeView(changeTables);
         const seq = { ...sequences, change: sequences.change + 1 };
-        const result = await fn(storageOver(views, seq, { change: seq.change }) as StorageTransaction);
-        // A transaction that wrote nothing changes nothing, the counter included.
-        const wrote = Object.values(views).some((v) => v.dirty) || seq.post !== sequences.post || seq.term !== sequences.term
+        const result = await fn(storageOver(views, changeView, seq, { change: seq.change }) as StorageTransaction);
+        // A transaction that wrote nothing changes nothing, the counter included; one that
+        // only claimed or settled deliveries takes no change number.
+        const wrote = Object.values(views).some((v) => v.dirty) || changeView.dirty || seq.post !== sequences.post || seq.term !== sequences.term
           || seq.change > sequences.change + 1 || seq.horizon !== sequences.horizon;
-        if (!wrote) return result;
-        commit(views, seq);
+        if (!wrote && !changeView.housekeeping) return result;
+        commit(views, changeView, wrote ? seq : { ...seq, change: sequences.change });
         await options.onCommit?.(root);
         return result;
       });
@@ -248,6 +277,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       users: [...tables.users.rows.values()],
       tokens: [...tables.tokens.rows.values()],
       sequences: { ...sequences },
+      changes: changeTables.snapshot(),
     }),
     load(snapshot) {
       eventIndex.invalidate();
@@ -262,6 +292,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       sequences.term = snapshot.sequences.term;
       sequences.change = snapshot.sequences.change;
       sequences.horizon = snapshot.sequences.horizon ?? 0;
+      changeTables.load(snapshot.changes);
     },
   };
   return root;

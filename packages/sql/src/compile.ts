@@ -1,6 +1,6 @@
 // The core query AST compiled to SQL: every filter, the sort and the paging run in the
 // database (no filtering afterwards in JavaScript), with the reference engine's semantics.
-import { MAX_ID } from '@evcal/core';
+import { MAX_ID, modifiedBounds } from '@evcal/core';
 import type {
   EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, OwnedBy, PostStatus, TermQuery, TermSortKey,
 } from '@evcal/core';
@@ -48,6 +48,7 @@ export function eventWhere(q: EventQuery, d: SqlDialect, page = false, walked?: 
     if (q.ticketed === true) and.push(eb('e.ticketed', '=', 1));
     if (q.ticketed === false) and.push(eb.or([eb('e.ticketed', 'is', null), eb('e.ticketed', '=', 0)]));
     if (q.geo) and.push(eb.exists(venueDistances(eb, q.geo, d).select(sql.lit(1).as('one'))));
+    if (q.modified) and.push(...modifiedConditions(eb, 'e.modified_utc', q.modified, d));
     return eb.and(and);
   };
 }
@@ -154,6 +155,7 @@ export function linkedPostWhere(kind: 'venue' | 'organizer', q: LinkedPostQuery,
       if (cond.startingFrom !== undefined) events = events.where('l.start_utc', '>=', cond.startingFrom);
       and.push(wanted ? eb.exists(events) : eb.not(eb.exists(events)));
     }
+    if (q.modified) and.push(...modifiedConditions(eb, 'p.modified_utc', q.modified, d));
     return eb.and(and);
   };
 }
@@ -192,6 +194,7 @@ export function termWhere(taxonomy: 'category' | 'tag', q: TermQuery, d: SqlDial
     if (q.slugs) and.push(q.slugs.length ? eb('t.slug', 'in', [...q.slugs]) : NEVER);
     if (q.nameKeys) and.push(q.nameKeys.length ? eb('t.name_key', 'in', [...q.nameKeys]) : NEVER);
     if (q.hideEmpty) and.push(taxonomy === 'category' ? usedOrAncestor(q, schema) : sql<SqlBool>`(${termCount(eb, taxonomy, q)}) > 0`);
+    if (q.modified) and.push(...modifiedConditions(eb, 't.modified_utc', q.modified, d));
     return eb.and(and);
   };
 }
@@ -237,6 +240,18 @@ function statusIn(eb: ExpressionBuilder<any, any>, alias: string, q: { statuses:
     any.push(eb.and([eb(`${alias}.author_id`, '=', q.ownedBy.authorId), eb(`${alias}.status`, 'in', [...q.ownedBy.statuses])]));
   }
   return any.length ? eb.or(any) : NEVER;
+}
+
+/** Core's modifiedIn: the wall-clock text (byte order) against the bounds as texts; no text matches nothing. */
+function modifiedConditions(eb: ExpressionBuilder<any, any>, column: string, r: InstantRange, d: SqlDialect): Expression<SqlBool>[] {
+  const text = d.binary(eb.ref(column));
+  const b = modifiedBounds(r);
+  const out: Expression<SqlBool>[] = [eb(column, 'is not', null), eb(text, '<>', '')];
+  if (b.gt !== undefined) out.push(eb(text, '>', b.gt));
+  if (b.gte !== undefined) out.push(eb(text, '>=', b.gte));
+  if (b.lt !== undefined) out.push(eb(text, '<', b.lt));
+  if (b.lte !== undefined) out.push(eb(text, '<=', b.lte));
+  return out;
 }
 
 function idsIn<E extends ExpressionBuilder<any, any>>(eb: E, column: string, ids: readonly number[], storable = storableIds): Expression<SqlBool> {

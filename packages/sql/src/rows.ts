@@ -323,9 +323,13 @@ export function termRow(t: TermRecord, taxonomy: 'category' | 'tag'): TermsTable
     slug_key: foldText(t.slug),
     description_key: foldText(t.description),
     revision: t.revision,
+    modified_utc: t.modifiedUtc ?? null,
   };
 }
 
 export function termRecord(r: TermsTable): TermRecord {
-  return { id: Number(r.id), name: r.name, slug: r.slug, description: r.description, parent: Number(r.parent), revision: Number(r.revision) };
+  return {
+    id: Number(r.id), name: r.name, slug: r.slug, description: r.description, parent: Number(r.parent), revision: Number(r.revision),
+    ...(r.modified_utc ? { modifiedUtc: r.modified_utc } : {}),
+  };
 }

@@ -125,6 +125,8 @@ export interface TermsTable {
   slug_key: string;
   description_key: string;
   revision: BigIntColumn;
+  /** The term's last modification, UTC wall clock; null for terms written before migration 0007. */
+  modified_utc: string | null;
 }
 
 /** Events per UTC day of their start, status and hidden flag, overall (kind '') and per category and tag; kept by triggers (migration 0006). */
@@ -146,8 +148,12 @@ export interface TermCountsTable {
 }
 
 export interface SequencesTable {
-  /** The id sequences, and `change`: the change counter (Storage.lastChange). */
-  name: 'post' | 'term' | 'change' | 'horizon';
+  /**
+   * The id sequences, `change`: the change counter (Storage.lastChange), `changes_pruned`: the
+   * change up to which the change log was pruned (migration 0007), and `horizon`: how far
+   * series without an end are stored (migration 0009).
+   */
+  name: 'post' | 'term' | 'change' | 'changes_pruned' | 'horizon';
   value: BigIntColumn;
 }
 
@@ -172,6 +178,58 @@ export interface TokensTable {
   expires: BigIntColumn | null;
 }
 
+/** The change log: one row per record a write transaction changed (migration 0007). */
+export interface ChangesTable {
+  change: BigIntColumn;
+  seq: number;
+  kind: string;
+  record_id: BigIntColumn;
+  action: string;
+  revision: BigIntColumn;
+  at: BigIntColumn;
+  status_before: string | null;
+  author_before: number | null;
+  status_after: string | null;
+  author_after: number | null;
+}
+
+/** Named values: `change_log_id`, the log's random identity. */
+export interface MetaTable {
+  name: string;
+  value: string;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  secret: string;
+  /** JSON array of event types. */
+  types: string;
+  description: string;
+  enabled: number;
+  disabled_reason: string | null;
+  created: BigIntColumn;
+  updated: BigIntColumn;
+}
+
+/** The outbox: pending and failed deliveries (delivered ones are removed). */
+export interface WebhookDeliveriesTable {
+  endpoint_id: string;
+  change: BigIntColumn;
+  seq: number;
+  message_id: string;
+  record_key: string;
+  type: string;
+  payload: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: BigIntColumn;
+  leased_until: BigIntColumn | null;
+  last_attempt_at: BigIntColumn | null;
+  last_status: number | null;
+  last_error: string | null;
+}
+
 export interface EvcalDatabase {
   evcal_events: EventsTable;
   evcal_event_links: EventLinksTable;
@@ -183,4 +241,8 @@ export interface EvcalDatabase {
   evcal_sequences: SequencesTable;
   evcal_users: UsersTable;
   evcal_tokens: TokensTable;
+  evcal_changes: ChangesTable;
+  evcal_meta: MetaTable;
+  evcal_webhook_endpoints: WebhookEndpointsTable;
+  evcal_webhook_deliveries: WebhookDeliveriesTable;
 }

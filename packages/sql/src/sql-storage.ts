@@ -24,6 +24,7 @@ import type { EvcalDatabase, VenuesTable } from './schema';
 import { countEvents } from './list-counts';
 import { guard } from './sql-errors';
 import { sqlReadiness, tokenCollection, userCollection } from './account-collections';
+import { sqlChangeLog, sqlWebhookStore } from './sql-change-store';
 
 export interface SqlStorageOptions {
   /** The Kysely instance to use (its connections, pool and logging are the caller's). */
@@ -82,6 +83,8 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       tags: termCollection('tag', db, d, options.schema, write),
       users: userCollection(db, write),
       tokens: tokenCollection(db, write),
+      changes: sqlChangeLog(db, write, guard),
+      webhooks: sqlWebhookStore(db, d, write, guard),
       sequences: {
         next: (kind) => write(async (w) => {
           const row = await w.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
@@ -219,10 +222,14 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: numb
       return { items: await withLinks(rows), total: total ?? rows.length };
     }),
     unlink: (kind, id, revision) => write(async (tx) => {
+      const linked = await tx.selectFrom('evcal_event_links').select('event_id').distinct().where('kind', '=', kind).where('ref_id', '=', id).execute();
+      const ids = linked.map((r) => Number(r.event_id)).sort((a, b) => a - b);
+      if (ids.length === 0) return ids;
       await tx.updateTable('evcal_events').set({ revision })
         .where('id', 'in', (eb) => eb.selectFrom('evcal_event_links').select('event_id').where('kind', '=', kind).where('ref_id', '=', id))
         .execute();
       await tx.deleteFrom('evcal_event_links').where('kind', '=', kind).where('ref_id', '=', id).execute();
+      return ids;
     }),
     countByTerm: (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => guard(async () => {
       const valid = storableIds(ids);

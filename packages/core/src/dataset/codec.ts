@@ -13,6 +13,8 @@ import {
 import { formatUtc, parseWall } from '../time/wall-clock';
 import { decodeAccounts, encodeAccounts, type AccountSet } from './account-codec';
 import { resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
+import type { StoredChanges } from '../storage/change-store';
+import { changesJsonPieces, changesSchema } from './changes-codec';
 
 /** Every record of a calendar, and where its id sequences stand; a stored calendar's accounts too. */
 export interface RecordSet extends AccountSet {
@@ -23,11 +25,13 @@ export interface RecordSet extends AccountSet {
   readonly tags: readonly TermRecord[];
   /** The id sequences, and `change`: the storage's last change number (see Storage.lastChange). */
   readonly sequences: { readonly post: number; readonly term: number; readonly change: number; readonly horizon?: number };
+  /** The change log and webhooks of the storage these records come from (only a storage's own document keeps them). */
+  readonly changes?: StoredChanges;
 }
 
 /** The dataset document: the five sections and evcal's metadata. */
 export interface EncodedDataset {
-  evcal: { format: 1; sequences: { post: number; term: number; change?: number; horizon?: number } };
+  evcal: { format: 1; sequences: { post: number; term: number; change?: number; horizon?: number }; changes?: StoredChanges };
   categories: Record<string, unknown>[];
   tags: Record<string, unknown>[];
   venues: Record<string, unknown>[];
@@ -36,7 +40,10 @@ export interface EncodedDataset {
 }
 
 export function encodeDataset(records: RecordSet): EncodedDataset {
-  const out: Record<string, unknown> = { evcal: encodeMeta(records) };
+  const c = records.changes;
+  const out: Record<string, unknown> = {
+    evcal: { ...encodeMeta(records), ...(c ? { changes: { log: c.log, endpoints: c.endpoints, entries: c.entries, deliveries: c.deliveries } } : {}) },
+  };
   for (const [key, encode] of SECTIONS) out[key] = byId<{ id: number }>(records[key]).map(encode);
   const accounts = encodeAccounts(records);
   if (accounts) out.accounts = accounts;
@@ -51,7 +58,9 @@ export function encodeDataset(records: RecordSet): EncodedDataset {
  * modify them), which is what makes their identity a key.
  */
 export function datasetJsonBytes(records: RecordSet, cache?: WeakMap<object, Uint8Array>): Uint8Array {
-  const parts: Uint8Array[] = [utf8.encode(`{"evcal":${JSON.stringify(encodeMeta(records))}`)];
+  const meta = JSON.stringify(encodeMeta(records));
+  const parts: Uint8Array[] = [utf8.encode(`{"evcal":${records.changes ? meta.slice(0, -1) : meta}`)];
+  if (records.changes) parts.push(utf8.encode(',"changes":'), ...changesJsonPieces(records.changes, cache), CLOSE_OBJECT);
   for (const [key, encode] of SECTIONS) {
     parts.push(utf8.encode(`,"${key}":[`));
     byId<{ id: number }>(records[key]).forEach((r, i) => {
@@ -93,8 +102,10 @@ export function decodeDataset(data: unknown): RecordSet {
   // Occurrence ids are not taken from the post sequence.
   const maxId = (lists: readonly { id: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => (r.id > MAX_ID ? n : Math.max(n, r.id)), m), 0);
   const maxRevision = (lists: readonly { revision: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => Math.max(n, r.revision), m), 0);
+  const changes = doc.evcal?.changes === undefined ? undefined : parse(changesSchema, doc.evcal.changes, 'evcal.changes');
   return {
     events, venues, organizers, categories, tags, ...accounts.value,
+    ...(changes ? { changes } : {}),
     sequences: {
       post: Math.max(doc.evcal?.sequences.post ?? 0, maxId([events, venues, organizers])),
       term: Math.max(doc.evcal?.sequences.term ?? 0, maxId([categories, tags])),
@@ -118,11 +129,15 @@ function encodeMeta(records: RecordSet): EncodedDataset['evcal'] {
 }
 
 function encodeCategory(t: TermRecord): Record<string, unknown> {
-  return { id: t.id, name: t.name, slug: t.slug, parent: t.parent, description: t.description, revision: t.revision };
+  return { id: t.id, name: t.name, slug: t.slug, parent: t.parent, description: t.description, revision: t.revision, ...termModified(t) };
 }
 
 function encodeTag(t: TermRecord): Record<string, unknown> {
-  return { id: t.id, name: t.name, slug: t.slug, description: t.description, revision: t.revision };
+  return { id: t.id, name: t.name, slug: t.slug, description: t.description, revision: t.revision, ...termModified(t) };
+}
+
+function termModified(t: TermRecord): { modified_utc?: string } {
+  return t.modifiedUtc ? { modified_utc: t.modifiedUtc } : {};
 }
 
 function encodePost(p: PostRecord): Record<string, unknown> {
@@ -168,7 +183,7 @@ function encodeOrganizer(o: OrganizerRecord): Record<string, unknown> {
   return { organizer: o.title, ...encodePost(o), phone: o.phone, website: o.website, email: o.email };
 }
 
-type SectionKey = Exclude<keyof RecordSet, 'sequences' | keyof AccountSet>;
+type SectionKey = Exclude<keyof RecordSet, 'sequences' | 'changes' | keyof AccountSet>;
 type Encoder = (record: { id: number }) => Record<string, unknown>;
 /** A section and the encoder of its records (each applied only to that section's records). */
 const section = <K extends SectionKey>(key: K, encode: (record: RecordSet[K][number]) => Record<string, unknown>) =>
@@ -260,10 +275,15 @@ const termSchema = v.object({
   description: str,
   parent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
   revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+  modified_utc: v.optional(v.pipe(v.string(), v.check((s) => parseWall(s) !== undefined))),
 });
 
 const documentSchema = v.object({
-  evcal: v.optional(v.object({ format: v.literal(1), sequences: v.object({ post: v.number(), term: v.number(), change: v.optional(v.number()), horizon: v.optional(v.number()) }) })),
+  evcal: v.optional(v.object({
+    format: v.literal(1),
+    sequences: v.object({ post: v.number(), term: v.number(), change: v.optional(v.number()), horizon: v.optional(v.number()) }),
+    changes: v.optional(v.unknown()),
+  })),
   categories: v.optional(v.array(v.unknown())),
   tags: v.optional(v.array(v.unknown())),
   venues: v.optional(v.array(v.unknown())),
@@ -340,7 +360,10 @@ function decodeOrganizer(raw: unknown, path: string): OrganizerRecord {
 
 function decodeTerm(raw: unknown, path: string, hierarchical: boolean): TermRecord {
   const r = parse(termSchema, raw, path);
-  return { id: r.id, name: r.name, slug: r.slug, description: r.description, parent: hierarchical ? r.parent : 0, revision: r.revision };
+  return {
+    id: r.id, name: r.name, slug: r.slug, description: r.description, parent: hierarchical ? r.parent : 0, revision: r.revision,
+    ...(r.modified_utc ? { modifiedUtc: r.modified_utc } : {}),
+  };
 }
 
 function parse<S extends v.GenericSchema>(schema: S, raw: unknown, path: string): v.InferOutput<S> {

@@ -175,6 +175,11 @@ export interface TermRecord {
   readonly parent: number;
   /** The change number of the write that last changed the term (as `PostRecord.revision`). */
   readonly revision: number;
+  /**
+   * When the term itself (name, slug, description, parent) last changed, UTC "YYYY-MM-DD
+   * HH:MM:SS"; absent for terms written before evcal kept it (they match no `modified` filter).
+   */
+  readonly modifiedUtc?: string;
 }
 
 export type LinkedPostRecord = VenueRecord | OrganizerRecord;

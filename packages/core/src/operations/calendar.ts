@@ -18,6 +18,12 @@ import type {
 } from '../represent/schemas';
 import type { Validated } from './validators';
 import { termOperations, type TermOperations } from './terms';
+import { readChanges } from '../changes/change-feed';
+import type { ChangeListener } from '../changes/change-events';
+import { createPruner } from '../changes/change-retention';
+import { webhookOperations, type WebhookOperations } from '../changes/webhook-endpoints';
+import type { ChangesJson } from '../represent/change-schemas';
+import type { ChangesInput } from './inputs';
 
 type Input = Readonly<Record<string, unknown>>;
 type Json = Validated<EventJson>;
@@ -69,12 +75,29 @@ export interface Calendar {
    * it on a timer, so that no request waits for it.
    */
   extendRecurrences(): Promise<void>;
+  /** What changed after a sync token (docs/sync.md). */
+  readonly changes: ChangeOperations;
+  /** Webhook endpoints (docs/webhooks.md); administrators only. */
+  readonly webhooks: WebhookOperations;
+  /**
+   * Hears every change this calendar commits (made through it, in this process), after the
+   * commit, as `{ type, id, revision, timestamp }`; returns a function that stops listening.
+   * Changes made by other processes sharing the storage reach `/changes` and webhooks only.
+   */
+  on(event: 'change', listener: ChangeListener): () => void;
+  off(event: 'change', listener: ChangeListener): void;
+}
+
+export interface ChangeOperations {
+  /** `GET /changes`: the records changed after `since`, as they are now, and tombstones; without `since`, a token for now. */
+  list(input?: ChangesInput, ctx?: CallContext): Promise<ChangesJson>;
 }
 
 /** A calendar over a storage adapter. */
 export function createCalendar(options: CalendarOptions): Calendar {
   const config = resolveConfig(options);
   const publishDue = createScheduler(config);
+  const pruneDue = createPruner(config);
   const call = (ctx?: CallContext) => beginCall(config, ctx);
   // Every operation first publishes the scheduled posts that are due (a sweep at most every 30 s)
   // and moves the recurrence horizon along when it lags (a storage read at most when it does).
@@ -84,6 +107,7 @@ export function createCalendar(options: CalendarOptions): Calendar {
       await publishDue();
       // A horizon that cannot move now (a busy storage) moves on a later operation; this one goes on.
       await config.horizon.roll(call()).catch(() => undefined);
+      await pruneDue();
       return (op as (...a: unknown[]) => unknown)(...args);
     },
   ])) as T;
@@ -111,5 +135,9 @@ export function createCalendar(options: CalendarOptions): Calendar {
     importDataset: (dataset, importOptions) => importDataset(config, dataset, importOptions),
     exportDataset: () => exportDataset(config.storage),
     extendRecurrences: () => config.horizon.roll(call()),
+    changes: scheduled<ChangeOperations>({ list: (input = {}, ctx) => readChanges(call(ctx), input) }),
+    webhooks: webhookOperations(config),
+    on: (_event, listener) => config.changeEvents.on(listener),
+    off: (_event, listener) => config.changeEvents.off(listener),
   };
 }

@@ -10,6 +10,8 @@ import { createRenderCache, type RenderCache } from './render-cache';
 import type { UidForm } from '../ical/feed-writer';
 import type { RecurrenceSettings } from '../recurrence/occurrences';
 import { createHorizonKeeper, type HorizonKeeper } from '../recurrence/horizon';
+import { recordingStorage } from '../changes/change-recorder';
+import { createChangeEvents, type ChangeEvents } from '../changes/change-events';
 
 /** Resolves the `image` a client sends (an attachment id or a URL) to an image. */
 export interface ImageProvider {
@@ -92,6 +94,14 @@ export interface CalendarOptions {
   readonly listCacheBytes?: number;
   /** iCalendar feeds (`/events.ics`). */
   readonly ical?: IcalOptions;
+  /** The change log (`/changes`, docs/sync.md). */
+  readonly changes?: ChangeLogOptions;
+  /**
+   * Told of errors no caller can be answered with: a change listener that throws, a failed
+   * pruning of the change log.
+   * @default console.error
+   */
+  readonly onError?: (error: unknown) => void;
   /** Recurring events (docs/recurrence.md). */
   readonly recurrence?: RecurrenceOptions;
 }
@@ -108,6 +118,16 @@ export interface RecurrenceOptions {
   readonly maxHorizonMonths?: number;
   /** The most occurrences one series may have. @default 1000 */
   readonly maxOccurrences?: number;
+}
+
+/** How long the change log keeps what it recorded. */
+export interface ChangeLogOptions {
+  /**
+   * Days entries (tombstones included) and failed webhook deliveries are kept. A sync token
+   * older than that answers 410 and its client lists everything again.
+   * @default 30
+   */
+  readonly retentionDays?: number;
 }
 
 /** How iCalendar feeds are written (docs/icalendar.md). */
@@ -149,6 +169,11 @@ export interface CalendarConfig {
   readonly recurrence: RecurrenceSettings;
   /** Keeps the recurrence horizon (recurrence/horizon.ts). */
   readonly horizon: HorizonKeeper;
+  /** How long the change log keeps entries, in ms. */
+  readonly changeRetentionMs: number;
+  /** The listeners of committed changes (`calendar.on('change', …)`). */
+  readonly changeEvents: ChangeEvents;
+  readonly onError: (error: unknown) => void;
 }
 
 /** Accepts absolute http(s) URLs as given; refuses ids (there is no media library). */
@@ -185,14 +210,20 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     if (!Number.isInteger(n) || n < (name === 'horizonMonths' ? 0 : 1)) throw new TypeError(`evcal: recurrence.${name} must be a ${name === 'horizonMonths' ? 'non-negative' : 'positive'} integer`);
   }
   if (recurrence.maxHorizonMonths < recurrence.horizonMonths) throw new TypeError('evcal: recurrence.maxHorizonMonths must be at least recurrence.horizonMonths');
+  const retentionDays = options.changes?.retentionDays ?? 30;
+  if (!(retentionDays > 0) || !Number.isFinite(retentionDays)) throw new TypeError('evcal: changes.retentionDays must be a positive number');
+  const now = () => {
+    const t = clock();
+    return typeof t === 'number' ? t : t.getTime();
+  };
+  const onError = options.onError ?? ((error: unknown) => console.error('evcal:', error));
+  const changeEvents = createChangeEvents(onError);
   return {
-    storage: options.storage,
+    // Every write is recorded in the change log (changes/change-recorder.ts).
+    storage: recordingStorage(options.storage, { now, committed: (entries) => changeEvents.emit(entries) }),
     timezone,
     zone,
-    now: () => {
-      const t = clock();
-      return typeof t === 'number' ? t : t.getTime();
-    },
+    now,
     defaultPerPage,
     maxPerPage,
     roles: options.roles ?? DEFAULT_ROLES,
@@ -208,5 +239,8 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     ical,
     recurrence,
     horizon: createHorizonKeeper({ recurrence }),
+    changeRetentionMs: retentionDays * 86_400_000,
+    changeEvents,
+    onError,
   };
 }

@@ -10,7 +10,7 @@ import { eventIdArg } from './event-ref-args';
 import { recurrenceArg } from './recurrence-args';
 import { linkedValueSchema, validateLinkedValue } from './event-links';
 import {
-  authorArg, contextArg, dateArg, imageArg, pageArg, passwordArg, perPageArg, writeStatusArg,
+  authorArg, contextArg, dateArg, imageArg, modifiedArgs, pageArg, passwordArg, perPageArg, writeStatusArg,
 } from './shared-args';
 import { statusFilterArg } from './status-filter';
 import { termFilterValidator } from './term-refs';
@@ -63,6 +63,7 @@ export const eventListArgs = {
   ends_before: arg({ schema: timeValue, description: 'Events ending before this date' }),
   ends_after: arg({ schema: timeValue, description: 'Events ending after this date' }),
   strict_dates: arg({ schema: strictDates, default: 'false', description: 'Apply date bounds at the given times instead of whole days' }),
+  ...modifiedArgs,
   password: passwordArg,
   context: contextArg,
 } satisfies ArgSpecs;

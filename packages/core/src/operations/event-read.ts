@@ -12,6 +12,7 @@ import { renderEvent, renderEventsJson } from './event-render';
 import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
 import { queryReach } from '../recurrence/horizon';
+import { MODIFIED_PARAMS, modifiedRange } from './shared-args';
 import { visibility } from './status-filter';
 import { termFilterIds } from './term-refs';
 import { listValidator, type Validated } from './validators';
@@ -28,7 +29,7 @@ export async function planEventList(call: Call, input: Input): Promise<ListPlan<
     const validator = listValidator(lastChange, ['events', built.query, built.shown, values, listViewKey(call)]);
     // Dates (relative ones follow the clock), strict dates and `include` (the raw default window, to
     // the second) make the plan depend on more than the day.
-    const keep = !DATE_PARAMS.some((d) => sent.has(d)) && values.strict_dates !== true && values.include === undefined;
+    const keep = ![...DATE_PARAMS, ...MODIFIED_PARAMS].some((d) => sent.has(d)) && values.strict_dates !== true && values.include === undefined;
     return { plan: { values, built, page, perPage, validator }, keep };
   });
   let p = await plan();
@@ -60,6 +61,7 @@ async function listEvents(
     ['strict_dates', values.strict_dates ? 'true' : undefined],
     ['venue', values.venue?.join(',')], ['organizer', values.organizer?.join(',')],
     ['featured', values.featured === undefined ? undefined : values.featured ? 1 : 0],
+    ['modified_after', values.modified_after], ['modified_before', values.modified_before],
   ], page, page < pages, page > 1 && page - 1 <= pages);
   const events = await renderEventsJson(call, result.items, { password: values.password, context: values.context });
   return listResult<EventListJson>({ chunks: postListJson('events', events, links, result.total, pages) }, links, result.total, pages, validator);
@@ -147,6 +149,7 @@ export async function buildQuery(call: Call, values: ListValues, sent: ReadonlyS
     ...(near
       ? { geo: { kind: 'near' as const, lat: values.geoloc_lat!, lng: values.geoloc_lng!, radiusKm: call.config.geoRadiusKm } }
       : values.geoloc ? { geo: { kind: 'has-coordinates' as const } } : {}),
+    ...modifiedRange(call, values),
     sort,
     limit: perPage,
     offset: pageOffset(page, perPage),

@@ -9,6 +9,7 @@ import {
 } from './linked-post-args';
 import { passwordArg } from './shared-args';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
+import type { changesArgs } from '../changes/change-feed';
 
 type Id = { id: typeof eventPathIdArg };
 type Slug = { slug: typeof eventSlugArg };
@@ -40,3 +41,5 @@ export type TermListInput = ArgInput<ReturnType<typeof termListArgs>>;
 export type TermGetInput = ArgInput<{ id: ReturnType<typeof termIdArg> }>;
 export type TermCreateInput = ArgInput<ReturnType<typeof termWriteArgs>>;
 export type TermUpdateInput = TermCreateInput & TermGetInput;
+
+export type ChangesInput = ArgInput<typeof changesArgs>;

@@ -21,7 +21,7 @@ import { listLinks, listResult, parseList, planWithCache, readList, listViewKey,
 import { remember } from './event-render';
 import { explicitDates, isUnlocked, type Unlock } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
-import { resolveImage } from './shared-args';
+import { MODIFIED_PARAMS, modifiedRange, resolveImage } from './shared-args';
 import { EDITOR_STATUSES, PUBLIC_STATUSES, visibility, type Visibility } from './status-filter';
 import { checkPreconditions, linkedPostValidator, listValidator, withValidator } from './validators';
 import { runWrite } from './write';
@@ -133,6 +133,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       ['has_events', values.has_events === undefined ? undefined : values.has_events ? 1 : 0],
       ['only_with_upcoming', values.only_with_upcoming ? 1 : undefined],
       ['status', visible.requested.join(',')],
+      ['modified_after', values.modified_after as string | number | undefined], ['modified_before', values.modified_before as string | number | undefined],
     ], page, page < pages, page > 1 && page - 1 <= pages);
     const items = result.items.map((post) => {
       const body = render(call, post);
@@ -148,8 +149,8 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       const visible = visibility(call.permissions, kind, values.status as string[] | undefined);
       const query = listQuery(call, kind, values as Values, visible, page, perPage);
       const validator = listValidator(lastChange, [kind, query, values, listViewKey(call)]);
-      // only_with_upcoming counts events from this very instant.
-      return { plan: { values, visible, query, page, perPage, validator }, keep: !values.only_with_upcoming };
+      // only_with_upcoming counts events from this very instant; modified bounds may be relative.
+      return { plan: { values, visible, query, page, perPage, validator }, keep: !values.only_with_upcoming && !MODIFIED_PARAMS.some((p) => values[p] !== undefined) };
     });
     return { validator: p.validator, run: () => readList(call, p, () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator)) };
   };
@@ -241,6 +242,7 @@ function listQuery(call: Call, kind: LinkedPostKind, values: Values, visible: Vi
     ...(values.only_with_upcoming ? {
       withEvents: { eventStatuses: seesOthersEvents ? EDITOR_STATUSES : PUBLIC_STATUSES, startingFrom: call.now },
     } : {}),
+    ...modifiedRange(call, values),
     sort: [{ field: 'date', direction: 'desc' }, { field: 'id', direction: 'desc' }],
     limit: perPage,
     offset: pageOffset(page, perPage),

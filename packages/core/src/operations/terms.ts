@@ -8,11 +8,13 @@ import { foldText } from '../query/text-match';
 import type { TermQuery, TermSortField } from '../query/query-types';
 import { termJson } from '../represent/term-json';
 import { withDescendants } from '../query/term-engine';
+import { formatUtc } from '../time/wall-clock';
 import { beginCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
 import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
+import { MODIFIED_PARAMS, modifiedRange } from './shared-args';
 import { checkPreconditions, listValidator, termValidator, withValidator, type Validated } from './validators';
 import { runWrite } from './write';
 import type { TermCreateInput, TermGetInput, TermListInput, TermUpdateInput } from './inputs';
@@ -85,6 +87,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       ...(values.slug !== undefined ? { slugs: [values.slug] } : {}),
       hideEmpty: values.hide_empty!,
       countStatuses: ['publish'],
+      ...modifiedRange(call, values),
       sort: [{ field: field === 'include' && !include ? 'id' : field, direction }, ...(field === 'id' ? [] : [{ field: 'id' as const, direction: 'asc' as const }])],
       limit: perPage,
       offset: pageOffset(page, perPage),
@@ -102,6 +105,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       ['include', include?.join(',')], ['order', values.order], ['orderby', values.orderby],
       ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? (values.parent as number | undefined) : undefined],
       ['event', eventId], ['slug', values.slug],
+      ['modified_after', values.modified_after], ['modified_before', values.modified_before],
     ], page, page < pages, page > 1);
     // The term lists' own key order (behaviour.md §2.3): the items after the totals.
     const items = result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count));
@@ -113,8 +117,11 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
 
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan<CategoryListJson | TagListJson>> => {
     const call = beginCall(config, ctx);
-    // Term lists do not follow the clock: every plan may be kept.
-    const p = await planWithCache(call, taxonomy, input, async (lastChange) => ({ plan: await parseTermList(call, input, lastChange), keep: true }));
+    // Term lists follow the clock only through relative modified bounds.
+    const p = await planWithCache(call, taxonomy, input, async (lastChange) => {
+      const plan = await parseTermList(call, input, lastChange);
+      return { plan, keep: !MODIFIED_PARAMS.some((name) => plan.values[name] !== undefined) };
+    });
     return { validator: p.validator, run: () => readList(call, p, () => runTermList(call, p)) };
   };
 
@@ -147,7 +154,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
         }
         const id = await c.storage.sequences.next('term');
         const slug = await uniqueSlug(sanitizeSlug(values.slug ?? name) || String(id), async (s) => (await terms.getBySlug(s)) !== undefined);
-        const record: TermRecord = { id, name, slug, description: values.description ?? '', parent, revision: c.storage.change };
+        const record: TermRecord = { id, name, slug, description: values.description ?? '', parent, revision: c.storage.change, modifiedUtc: formatUtc(c.now) };
         await terms.insert(record);
         return record;
       });
@@ -186,6 +193,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
           slug,
           parent,
           revision: c.storage.change,
+          modifiedUtc: formatUtc(c.now),
         };
         await terms.replace(record);
         return record;
@@ -205,7 +213,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
         if (hierarchical) {
           // Children move up to the deleted category's parent, as WordPress does.
           const children = await terms.list({ parent: term.id, hideEmpty: false, countStatuses: [], sort: [{ field: 'id', direction: 'asc' }] });
-          for (const { term: child } of children.items) await terms.replace({ ...child, parent: term.parent, revision: c.storage.change });
+          for (const { term: child } of children.items) await terms.replace({ ...child, parent: term.parent, revision: c.storage.change, modifiedUtc: formatUtc(c.now) });
         }
         await c.storage.events.unlink(taxonomy, term.id, c.storage.change);
         await terms.delete(term.id);

@@ -71,6 +71,8 @@ export interface EventQuery extends Paging {
   readonly parentId?: number;
   readonly ticketed?: boolean;
   readonly geo?: GeoFilter;
+  /** Bounds on the last modification (`modifiedUtc`, whole seconds). */
+  readonly modified?: InstantRange;
   /** Ends with `id`. */
   readonly sort: readonly EventSortKey[];
 }
@@ -106,6 +108,8 @@ export interface LinkedPostQuery extends Paging {
   readonly hasEvents?: { readonly value: boolean } & LinkedEventCondition;
   /** Linked to at least one matching event. */
   readonly withEvents?: LinkedEventCondition;
+  /** Bounds on the last modification (`modifiedUtc`, whole seconds). */
+  readonly modified?: InstantRange;
   /** Ends with `id`. */
   readonly sort: readonly LinkedPostSortKey[];
 }
@@ -136,6 +140,8 @@ export interface TermQuery extends Paging {
   readonly hideEmpty: boolean;
   /** Statuses of the events a term's count includes. */
   readonly countStatuses: readonly PostStatus[];
+  /** Bounds on the term's last modification (`modifiedUtc`); terms without one never match. */
+  readonly modified?: InstantRange;
   /** Ends with `id`; `include` sorts by position in `ids`. */
   readonly sort: readonly TermSortKey[];
 }

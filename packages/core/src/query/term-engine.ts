@@ -1,6 +1,6 @@
 // The reference semantics of category and tag lists, as pure functions.
 import type { EventRecord, PostStatus, Taxonomy, TermRecord } from '../model/records';
-import { paginate } from './event-engine';
+import { modifiedIn, paginate } from './event-engine';
 import type { CountedTerm, Page, TermQuery, TermSortKey } from './query-types';
 import { foldText } from './text-match';
 
@@ -58,6 +58,7 @@ export function runTermQuery(
     if (query.slugs && !query.slugs.includes(term.slug)) continue;
     if (query.nameKeys && !query.nameKeys.includes(foldText(term.name))) continue;
     if (nonEmpty && !nonEmpty.has(term.id)) continue;
+    if (query.modified && !modifiedIn(term.modifiedUtc, query.modified)) continue;
     matching.push({ term, count: counts.get(term.id) ?? 0 });
   }
   matching.sort((a, b) => compareTerms(a, b, query.sort, query.ids));

@@ -9,6 +9,7 @@ import type {
 import type {
   CountedTerm, EventQuery, LinkedPostQuery, Page, TermQuery,
 } from '../query/query-types';
+import type { ChangeLog, WebhookStore } from './change-store';
 
 /** What an adapter can do, declared rather than sniffed. */
 export interface StorageCapabilities {
@@ -56,9 +57,9 @@ export interface EventCollection extends RecordCollection<EventRecord> {
   list(query: EventQuery): Promise<Page<EventRecord>>;
   /**
    * Removes a venue, organizer or term from every event that links it, setting those events'
-   * `revision` to `revision` (their representation changes).
+   * `revision` to `revision` (their representation changes). Returns the ids of those events.
    */
-  unlink(kind: 'venue' | 'organizer' | Taxonomy, id: number, revision: number): Promise<void>;
+  unlink(kind: 'venue' | 'organizer' | Taxonomy, id: number, revision: number): Promise<readonly number[]>;
   /** For each term id, how many events with one of `statuses` use it (absent ids: 0). */
   countByTerm(taxonomy: Taxonomy, termIds: readonly number[], statuses: readonly PostStatus[]): Promise<ReadonlyMap<number, number>>;
 }
@@ -126,6 +127,10 @@ export interface Storage {
   /** Accounts: a write to them is a write transaction like any other (it advances the change counter). */
   readonly users: UserCollection;
   readonly tokens: TokenCollection;
+  /** What every write transaction changed, for readers catching up (`/changes`). */
+  readonly changes: ChangeLog;
+  /** Webhook endpoints and the outbox of their deliveries. */
+  readonly webhooks: WebhookStore;
   /**
    * The change number of the last committed write transaction (0 for a storage never
    * written), as every process sharing the storage sees it. Lists' validators are built on

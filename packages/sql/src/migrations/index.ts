@@ -6,6 +6,7 @@ import { revisions } from './0003-revisions';
 import { icalUid } from './0004-ical-uid';
 import { lineage } from './0005-lineage';
 import { searchAndDayCounts } from './0006-search-and-day-counts';
+import { changes } from './0007-changes';
 import { accounts } from './0008-accounts';
 import { recurrence } from './0009-recurrence';
 import { searchPositionsAndLinkOrder } from './0010-search-positions-and-link-order';
@@ -26,6 +27,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0004_ical_uid': icalUid,
   '0005_migrate': lineage,
   '0006_search_and_day_counts': searchAndDayCounts,
+  '0007_changes': changes,
   '0008_accounts': accounts,
   '0009_recurrence': recurrence,
   '0010_search_positions_and_link_order': searchPositionsAndLinkOrder,
