@@ -8,7 +8,7 @@
 // process; autocannon runs in this one (10 connections, no pipelining).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +59,21 @@ function start(args, ready) {
   });
 }
 
+/** CPU time a process has used so far, in µs (Linux: /proc/<pid>/stat, user + system). */
+function cpuMicros(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1e6 / CLOCK_TICKS);
+}
+const CLOCK_TICKS = 100;
+
+/** A load run's summary, with the CPU the server process spent per request. */
+async function measured(child, run) {
+  const before = cpuMicros(child.pid);
+  const r = summary(await run());
+  return { ...r, cpuPerRequestUs: (cpuMicros(child.pid) - before) / Math.max(1, r.requests) };
+}
+
 const stop = (child) => new Promise((resolve) => {
   if (child.exitCode !== null) return resolve();
   child.removeAllListeners('exit');
@@ -69,6 +84,7 @@ const stop = (child) => new Promise((resolve) => {
 
 // ---- the storage evcal serves ----
 let storageUrl;
+let summary;
 const extraArgs = [];
 const t0 = performance.now();
 if (storageName === 'memory') {
@@ -98,7 +114,9 @@ try {
   log(`starting evcal serve --storage ${storageName}`);
   evcal = await start([...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.profile}`] : []), CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--storage', storageUrl, '--now', BENCH_NOW,
     // The dataset's authors are users 1…5.
-    '--user', `1:administrator:${TOKEN}`, ...[2, 3, 4, 5].flatMap((id) => ['--user', `${id}:author:bench-author-${id}`]), ...extraArgs], /evcal listening on (http:\/\/[^\s]+)/);
+    '--user', `1:administrator:${TOKEN}`, ...[2, 3, 4, 5].flatMap((id) => ['--user', `${id}:author:bench-author-${id}`]),
+    // The API's own cost, as before access logs existed (at info each request writes one JSON line).
+    '--log-level', 'warn', ...extraArgs], /evcal listening on (http:\/\/[^\s"]+)/);
   const origin = evcal.match[1];
   results.startMs = performance.now() - t0;
   log(`evcal ready at ${origin} (${(results.startMs / 1000).toFixed(1)} s including the dataset)`);
@@ -156,7 +174,7 @@ try {
       : { method: 'GET', path: route.path, ...(route.headers ? { headers: route.headers } : {}) };
     autocannon({ url: origin, connections, pipelining: 1, duration: seconds, requests: [request] }, (err, r) => (err ? reject(err) : resolve(r)));
   });
-  const summary = (r) => ({
+  summary = (r) => ({
     requestsPerSec: r.requests.average,
     latencyP50: r.latency.p50,
     latencyP99: r.latency.p99,
@@ -173,11 +191,17 @@ try {
     // A short warm-up of each (JIT, connection pools), then the measured runs back to back.
     await cannon(baseOrigin, route, Math.min(2, duration));
     await cannon(origin, route, Math.min(2, duration));
-    const base = summary(await cannon(baseOrigin, route, duration));
-    const app = summary(await cannon(origin, route, duration));
-    results.routes[name] = { evcal: app, baseline: base, ratio: app.requestsPerSec / base.requestsPerSec, responseBytes: route.recorded.body.length };
+    const base = await measured(baseline.child, () => cannon(baseOrigin, route, duration));
+    const app = await measured(evcal.child, () => cannon(origin, route, duration));
+    results.routes[name] = {
+      evcal: app, baseline: base, ratio: app.requestsPerSec / base.requestsPerSec, responseBytes: route.recorded.body.length,
+      // The same comparison by the CPU each server spent per request: steadier than throughput
+      // when other work shares the machine.
+      cpuRatio: base.cpuPerRequestUs / app.cpuPerRequestUs,
+    };
     log(`${name.padEnd(24)} evcal ${app.requestsPerSec.toFixed(0).padStart(6)} req/s (p50 ${app.latencyP50} ms, p99 ${app.latencyP99} ms)  `
-      + `baseline ${base.requestsPerSec.toFixed(0).padStart(6)} req/s  ratio ${(100 * results.routes[name].ratio).toFixed(1)}%`
+      + `baseline ${base.requestsPerSec.toFixed(0).padStart(6)} req/s  ratio ${(100 * results.routes[name].ratio).toFixed(1)}%  `
+      + `(CPU per request: evcal ${app.cpuPerRequestUs.toFixed(0)} µs, baseline ${base.cpuPerRequestUs.toFixed(0)} µs, ${(100 * results.routes[name].cpuRatio).toFixed(1)}%)`
       + `${(app.non2xx && route.recorded.status !== 304) || app.errors ? `  [non-2xx ${app.non2xx}, errors ${app.errors}]` : ''}`);
   }
 } finally {

@@ -1,7 +1,9 @@
 // In-process operation latency on one storage at one dataset size:
-//   node bench/inprocess.mjs --storage memory|file-json|sqlite|postgres --n 100000 [--budget 3000] [--out result.json]
+//   node bench/inprocess.mjs --storage memory|file-json|sqlite|postgres --n 100000 [--budget 3000] [--out result.json] [--recurring 0.1]
 // The calendar runs in this process over the storage (no HTTP), as an embedding app calls it.
-// Reads are anonymous (a visitor); writes are an administrator's.
+// Reads are anonymous (a visitor); writes are an administrator's. Lists are measured cold, on a
+// calendar with every cache off (`renderCache: 0`: nothing parsed, read or rendered is kept),
+// and cached (`…-cached`: the defaults, the same list asked again), reported side by side.
 import { createCalendar } from '@evcal/core';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -13,8 +15,11 @@ const { values: opts } = parseArgs({
   options: {
     storage: { type: 'string' }, n: { type: 'string' }, budget: { type: 'string', default: '3000' },
     out: { type: 'string' }, ops: { type: 'string' }, profile: { type: 'string' },
+    // The share of events that are series (0.1: one in ten), stored with their occurrences.
+    recurring: { type: 'string' },
   },
 });
+if (opts.recurring !== undefined) process.env.EVCAL_BENCH_RECURRING = opts.recurring;
 const storageName = opts.storage;
 const n = Number(opts.n);
 const budgetMs = Number(opts.budget);
@@ -24,6 +29,7 @@ const t0 = performance.now();
 const opened = await OPENERS[storageName](n, log);
 const openMs = performance.now() - t0;
 const calendar = createCalendar({ storage: opened.storage, timezone: 'UTC', now: () => BENCH_NOW_MS });
+const cold = createCalendar({ storage: opened.storage, timezone: 'UTC', now: () => BENCH_NOW_MS, renderCache: 0 });
 const admin = { principal: { id: 1, role: 'administrator' } };
 const p = benchParams(n);
 const shape = ids(n);
@@ -51,15 +57,21 @@ const newEvent = (i) => ({
   organizer: [shape.firstOrganizer + (i % shape.organizers)],
 });
 
+const LISTS = {
+  'list-default': {},
+  'list-week': { ...p.week },
+  'list-category': { categories: p.category },
+  'list-week-category': { ...p.week, categories: p.category },
+  'list-search': { search: p.search },
+};
 const OPS = {
-  'list-default': () => calendar.events.list({}),
+  ...Object.fromEntries(Object.entries(LISTS).flatMap(([name, query]) => [
+    [name, () => cold.events.list(query)],
+    [`${name}-cached`, () => calendar.events.list(query)],
+  ])),
   // What answering 304 to the same list costs: its validator (the change counter and the
   // normalised query); the list is not read and nothing is rendered.
   'list-default-304': () => calendar.events.planList({}),
-  'list-week': () => calendar.events.list({ ...p.week }),
-  'list-category': () => calendar.events.list({ categories: p.category }),
-  'list-week-category': () => calendar.events.list({ ...p.week, categories: p.category }),
-  'list-search': () => calendar.events.list({ search: p.search }),
   read: (i) => calendar.events.get({ id: readable[i % readable.length] }),
   create: () => calendar.events.create(newEvent(created++), admin),
   update: (i) => calendar.events.update({ id: readable[i % readable.length], ...newEvent(i), title: `Updated ${i}` }, admin),

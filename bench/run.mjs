@@ -35,18 +35,19 @@ const { values: opts } = parseArgs({
   },
 });
 const quick = opts.quick;
-const only = new Set((opts.only ?? 'inprocess,http,memory').split(','));
+const only = new Set((opts.only ?? 'inprocess,http,memory,year').split(','));
 const mode = quick ? 'quick' : 'full';
 
 /**
  * What runs. In-process: memory and file-json at 10k and 100k, SQL also at 1M. HTTP: every
- * storage at 10k, memory and SQLite also at 100k. Memory: the memory adapter at 100k.
+ * storage at 10k, memory, SQLite and PostgreSQL also at 100k. Memory: the memory adapter at 100k.
  */
 const PLAN = quick
   ? {
     inprocess: [['memory', 1000], ['file-json', 1000], ['sqlite', 1000], ['postgres', 1000], ['sqlite', 3000], ['memory', 3000]],
     http: [['memory', 1000], ['file-json', 1000], ['sqlite', 1000], ['postgres', 1000]],
     memory: [3000],
+    yearList: { storages: ['sqlite', 'postgres'], sizes: [500, 2000], requests: 5 },
     budgetMs: 150,
     httpSeconds: 1,
   }
@@ -56,8 +57,9 @@ const PLAN = quick
       ['sqlite', 10_000], ['sqlite', 100_000], ['sqlite', 1_000_000],
       ['postgres', 10_000], ['postgres', 100_000], ['postgres', 1_000_000],
     ],
-    http: [['memory', 10_000], ['file-json', 10_000], ['sqlite', 10_000], ['postgres', 10_000], ['memory', 100_000], ['sqlite', 100_000]],
+    http: [['memory', 10_000], ['file-json', 10_000], ['sqlite', 10_000], ['postgres', 10_000], ['memory', 100_000], ['sqlite', 100_000], ['postgres', 100_000]],
     memory: [100_000],
+    yearList: { storages: ['sqlite', 'postgres'], sizes: [5_000, 50_000], requests: 40 },
     budgetMs: 3000,
     httpSeconds: 10,
   };
@@ -115,6 +117,7 @@ const results = {
   inprocess: [],
   http: [],
   memory: [],
+  yearList: [],
   failures: [],
 };
 const pgOk = await postgresReachable();
@@ -157,6 +160,14 @@ try {
       });
     }
   }
+  if (only.has('year')) {
+    for (const storage of PLAN.yearList.storages) {
+      if ((storage === 'postgres' && !pgOk) || (storages && !storages.has(storage))) continue;
+      await attempt(`a year's list through evcal serve, freshly seeded: ${storage}, ${PLAN.yearList.sizes.join(' and ')} events`, async () => {
+        results.yearList.push(await runScript('year-list.mjs', ['--storage', storage, '--sizes', PLAN.yearList.sizes.join(','), '--requests', String(PLAN.yearList.requests)]));
+      });
+    }
+  }
 } finally {
   results.finishedAt = new Date().toISOString();
   results.seconds = (performance.now() - started) / 1000;
@@ -185,6 +196,7 @@ function merged(earlier, now) {
     inprocess: combine(earlier.inprocess, now.inprocess),
     http: combine(earlier.http, now.http),
     memory: [...(earlier.memory ?? []).filter((x) => !now.memory.some((y) => y.n === x.n)), ...now.memory],
+    yearList: [...(earlier.yearList ?? []).filter((x) => !now.yearList.some((y) => y.storage === x.storage)), ...now.yearList],
     failures: [...(earlier.failures ?? []), ...now.failures],
   };
 }
@@ -193,18 +205,34 @@ function summary(r) {
   const lines = [];
   r = { ...r, inprocess: [...r.inprocess].sort(byStorageThenSize), http: [...r.http].sort(byStorageThenSize) };
   if (r.inprocess.length) {
-    const ops = ['list-default', 'list-default-304', 'list-week', 'list-category', 'list-week-category', 'list-search', 'read', 'create', 'update'];
+    const ops = ['list-default', 'list-week', 'list-category', 'list-week-category', 'list-search', 'read', 'create', 'update'];
     lines.push('', 'In-process latency, p50 / p99:', `| storage | events | ${ops.join(' | ')} |`, `|---|---:|${ops.map(() => '---:').join('|')}|`);
     for (const x of r.inprocess) {
       lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | ${ops.map((o) => (x.results[o] ? `${fmtMs(x.results[o].p50)} / ${fmtMs(x.results[o].p99)}` : '—')).join(' | ')} |`);
     }
+    const lists = ['list-default', 'list-week', 'list-category', 'list-week-category', 'list-search'];
+    lines.push('', 'Lists p50, every cache off (cold) and asked again (cached); the 304 of the default list:',
+      `| storage | events | ${lists.map((l) => `${l} cold / cached`).join(' | ')} | list-default-304 |`, `|---|---:|${lists.map(() => '---:').join('|')}|---:|`);
+    for (const x of r.inprocess) {
+      const pair = (l) => (x.results[l] ? `${fmtMs(x.results[l].p50)} / ${x.results[`${l}-cached`] ? fmtMs(x.results[`${l}-cached`].p50) : '—'}` : '—');
+      lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | ${lists.map(pair).join(' | ')} | ${x.results['list-default-304'] ? fmtMs(x.results['list-default-304'].p50) : '—'} |`);
+    }
   }
   if (r.http.length) {
-    lines.push('', 'HTTP, requests/s (evcal / baseline = ratio), evcal p50 / p99 latency:', '| storage | events | route | evcal req/s | baseline req/s | ratio | p50 | p99 |', '|---|---:|---|---:|---:|---:|---:|---:|');
+    lines.push('', 'HTTP, requests/s (evcal / baseline = ratio; by CPU per request: baseline / evcal), evcal p50 / p99 latency:',
+      '| storage | events | route | evcal req/s | baseline req/s | ratio | CPU ratio (evcal / baseline per request) | p50 | p99 |', '|---|---:|---|---:|---:|---:|---:|---:|---:|');
     for (const x of r.http) {
       for (const [route, v] of Object.entries(x.routes)) {
-        lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | \`${route}\` | ${v.evcal.requestsPerSec.toFixed(0)} | ${v.baseline.requestsPerSec.toFixed(0)} | ${(100 * v.ratio).toFixed(1)}% | ${v.evcal.latencyP50} ms | ${v.evcal.latencyP99} ms |`);
+        const cpu = v.cpuRatio === undefined ? '—' : `${(100 * v.cpuRatio).toFixed(1)}% (${v.evcal.cpuPerRequestUs.toFixed(0)} / ${v.baseline.cpuPerRequestUs.toFixed(0)} µs)`;
+        lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | \`${route}\` | ${v.evcal.requestsPerSec.toFixed(0)} | ${v.baseline.requestsPerSec.toFixed(0)} | ${(100 * v.ratio).toFixed(1)}% | ${cpu} | ${v.evcal.latencyP50} ms | ${v.evcal.latencyP99} ms |`);
       }
+    }
+  }
+  if (r.yearList?.length) {
+    lines.push('', "A year's list through evcal serve right after `evcal import` (p50 of pages not asked before):", '| storage | sizes | p50 per size | growth |', '|---|---|---|---:|');
+    for (const y of r.yearList) {
+      const sizes = Object.keys(y.sizes);
+      lines.push(`| ${y.storage} | ${sizes.map((n) => Number(n).toLocaleString('en')).join(' → ')} | ${sizes.map((n) => fmtMs(y.sizes[n].p50)).join(' → ')} | ${y.growth === undefined ? '—' : `${y.growth.toFixed(2)}×`} |`);
     }
   }
   for (const m of r.memory) {

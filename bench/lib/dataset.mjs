@@ -170,6 +170,7 @@ export function generateEvents(n, from = 0, to = n) {
   const tagWeights = Array.from({ length: s.tags }, (_, i) => 1 / (1 + i) ** 0.9);
   const zoneWeights = ZONES.map((z) => z[1]);
   const statusWeights = STATUSES.map((x) => x[1]);
+  const share = recurringShare();
   const out = [];
   for (let i = from; i < to; i++) {
     const r = rng(hash(i + 1));
@@ -225,9 +226,38 @@ export function generateEvents(n, from = 0, to = n) {
     };
     if (r.chance(0.55)) event.cost = r.chance(0.2) ? 'Free' : r.pick(['$', '€', '£']) + r.int(5, 120);
     if (r.chance(0.4)) event.website = `https://tickets.example.com/e/${id}`;
+    // Series: chosen by their own stream, so the share changes which events recur and nothing else.
+    if (share > 0 && rng(hash((i + 1) ^ 0xfeed)).next() < share && !multiDay) event.recurrence = recurrenceOf(i, day);
     out.push(event);
   }
   return out;
+}
+
+/**
+ * The share of events that are series (docs/recurrence.md), from EVCAL_BENCH_RECURRING
+ * (`--recurring 0.1` of the benchmarks sets it): 0 by default.
+ */
+export function recurringShare() {
+  const share = Number(process.env.EVCAL_BENCH_RECURRING ?? 0);
+  if (!(share >= 0 && share <= 1)) throw new Error(`EVCAL_BENCH_RECURRING must be a share between 0 and 1, not ${process.env.EVCAL_BENCH_RECURRING}`);
+  return share;
+}
+
+/**
+ * The rule of a series, from its own stream (the event's other fields stay as they are): mostly
+ * weekly and monthly runs of a few weeks or months, some daily festivals, yearly dates, and
+ * one series in twenty without an end (stored up to the recurrence horizon).
+ */
+function recurrenceOf(i, startDay) {
+  const r = rng(hash((i + 1) ^ 0x5eed));
+  const weekday = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'][(startDay + 1) % 7]; // 2030-01-01 is a Tuesday
+  switch (r.weighted([55, 20, 10, 10, 5])) {
+    case 0: return `FREQ=WEEKLY;BYDAY=${weekday};COUNT=${r.int(4, 12)}`;
+    case 1: return `FREQ=MONTHLY;COUNT=${r.int(3, 12)}`;
+    case 2: return `FREQ=DAILY;COUNT=${r.int(3, 7)}`;
+    case 3: return `FREQ=YEARLY;COUNT=${r.int(2, 3)}`;
+    default: return `FREQ=WEEKLY;BYDAY=${weekday}`;
+  }
 }
 
 /** The whole dataset of N events. */

@@ -1,14 +1,21 @@
 // Summarises a V8 .cpuprofile: self time and inclusive time per function (top N).
 import { readFileSync } from 'node:fs';
 
-/** `exclude`: function names; samples with one of them on the stack are left out (e.g. start-up work). */
-export function summarise(file, top = 25, exclude = []) {
+/**
+ * `exclude`: function names; samples with one of them on the stack are left out (e.g. start-up
+ * work). `lastSeconds`: only the samples of the profile's last seconds (a server's steady state).
+ */
+export function summarise(file, top = 25, exclude = [], lastSeconds = Infinity) {
   const prof = JSON.parse(readFileSync(file, 'utf8'));
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const self = new Map();
   const dt = prof.timeDeltas;
   const counts = new Map();
-  for (let i = 0; i < prof.samples.length; i++) counts.set(prof.samples[i], (counts.get(prof.samples[i]) ?? 0) + (dt[i] ?? 0));
+  const from = prof.endTime - lastSeconds * 1e6;
+  for (let i = 0, at = prof.startTime; i < prof.samples.length; i++) {
+    at += dt[i] ?? 0;
+    if (at >= from) counts.set(prof.samples[i], (counts.get(prof.samples[i]) ?? 0) + (dt[i] ?? 0));
+  }
   const parent = new Map();
   for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const label = (n) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
@@ -37,5 +44,6 @@ export function summarise(file, top = 25, exclude = []) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(summarise(process.argv[2], Number(process.argv[3] ?? 25), (process.argv[4] ?? '').split(',').filter(Boolean)));
+  // node profile-summary.mjs <file> [top] [excluded,function,names] [last seconds]
+  console.log(summarise(process.argv[2], Number(process.argv[3] ?? 25), (process.argv[4] ?? '').split(',').filter(Boolean), Number(process.argv[5] ?? Infinity)));
 }

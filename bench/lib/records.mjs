@@ -9,14 +9,16 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { BENCH_NOW_MS, REPLICA_BASE, generateEvents, generateReferences, isReplicated } from './dataset.mjs';
+import { BENCH_NOW_MS, REPLICA_BASE, generateEvents, generateReferences, isReplicated, recurringShare } from './dataset.mjs';
 
 export const CACHE = join(dirname(fileURLToPath(import.meta.url)), '..', '.cache');
 /** Bump when the generator changes, so stale caches are not reused. */
 export const GENERATOR_VERSION = 3;
 export const CHUNK = 10_000;
 
-const dirOf = (n) => join(CACHE, `records-v${GENERATOR_VERSION}-c${CHUNK}-n${n}`);
+/** The dataset's key: its size, and the share of series (`--recurring`). */
+export const datasetKey = (n) => `n${n}${recurringShare() > 0 ? `-r${recurringShare()}` : ''}`;
+const dirOf = (n) => join(CACHE, `records-v${GENERATOR_VERSION}-c${CHUNK}-${datasetKey(n)}`);
 const chunkFile = (n, i) => join(dirOf(n), `events-${String(i).padStart(3, '0')}.json`);
 const refsFile = (n) => join(dirOf(n), 'references.json');
 export const chunkCount = (n) => Math.ceil(n / CHUNK);
@@ -68,6 +70,8 @@ export async function ensureRecords(n, log = () => {}) {
 }
 
 async function replicate(n, log) {
+  // Copies would need their occurrence ids made anew: series are generated up to REPLICA_BASE events.
+  if (recurringShare() > 0) throw new Error(`--recurring works with up to ${REPLICA_BASE} events`);
   const base = REPLICA_BASE;
   const perCopy = chunkCount(base);
   const missing = [];
@@ -113,7 +117,8 @@ export async function loadSnapshot(n, log) {
   const refs = loadReferences(n);
   const events = [];
   for (let i = 0; i < chunkCount(n); i++) for (const e of loadEventChunk(n, i)) events.push(e);
-  const maxId = events.reduce((m, e) => Math.max(m, e.id), 0);
+  // Occurrence ids (above 2^31) are not taken from the post sequence.
+  const maxId = events.reduce((m, e) => (e.id > 2_147_483_647 ? m : Math.max(m, e.id)), 0);
   const maxTerm = Math.max(...refs.categories.map((t) => t.id), ...refs.tags.map((t) => t.id));
   const change = events.reduce((m, e) => Math.max(m, e.revision), 0);
   return { ...refs, events, sequences: { post: maxId, term: maxTerm, change } };

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import { CACHE, GENERATOR_VERSION, chunkCount, ensureRecords, loadEventChunk, loadReferences, loadSnapshot } from './records.mjs';
+import { CACHE, GENERATOR_VERSION, chunkCount, datasetKey, ensureRecords, loadEventChunk, loadReferences, loadSnapshot } from './records.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SQL_SRC = join(ROOT, 'packages', 'sql', 'src');
@@ -129,7 +129,7 @@ export async function openFileJson(n, log) {
 
 /** The cached seeded SQLite file for N events, built on first use. Never written afterwards. */
 async function cachedSqlite(n, log) {
-  const cached = join(CACHE, `sqlite-${sqlSchemaKey()}-n${n}.db`);
+  const cached = join(CACHE, `sqlite-${sqlSchemaKey()}-${datasetKey(n)}.db`);
   if (!existsSync(cached)) {
     await ensureRecords(n, log);
     const t0 = performance.now();

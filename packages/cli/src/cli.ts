@@ -1,13 +1,13 @@
 // The `evcal` command: serve, import, export, migrate.
-import { randomBytes } from 'node:crypto';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isValidZoneName } from '@evcal/core';
-import { LANGUAGES } from '@evcal/http';
-import { demoDataset } from './demo-dataset';
-import { parseUser, serve, type ServeUser } from './serve';
+import { runTokens, runUsers } from './accounts-command';
+import { integer, options, STORAGE_ARGS, storageOf, UsageError } from './command-args';
+import { optionsHelp, SERVE_OPTIONS } from './options';
+import { runServe } from './serve-command';
 import { DEFAULT_STORAGE, redact } from './storage-url';
 import { describeIcsSummary, describeSkipped, describeSummary, exportStorage, importAnyFile, writeExport } from './transfer';
 import { migrateCommand } from './migrate-command';
+import { webhooksCommand } from './webhooks-command';
 
 const HELP = `evcal — an event calendar over HTTP, compatible with The Events Calendar REST API v1
 
@@ -18,9 +18,20 @@ Usage:
                                                 add the events of an iCalendar file; importing
                                                 it again updates them (see docs/icalendar.md)
   evcal export [--storage <url>] [--output <file>]   write a storage's calendar as a dataset
+  evcal users|tokens <command> [--storage <url>]  manage accounts and API tokens (below)
+  evcal webhooks list [--storage <url>] [--json]
+  evcal webhooks add <url> [--types <list>] [--description <text>] [--secret whsec_...]
+  evcal webhooks enable|disable|remove <endpoint id> [--storage <url>]
+                                                manage webhook endpoints (docs/webhooks.md);
+                                                evcal serve on the storage delivers to them
   evcal migrate --from <API root URL> [--storage <url>] [options]
                                                 move in from a live site running The Events
                                                 Calendar (or another evcal), over its REST API
+  evcal webhooks list [--storage <url>] [--json]
+  evcal webhooks add <url> [--types <list>] [--description <text>] [--secret whsec_...]
+  evcal webhooks enable|disable|remove <endpoint id> [--storage <url>]
+                                                manage webhook endpoints (docs/webhooks.md);
+                                                evcal serve on the storage delivers to them
 
 Storage URLs (--storage), default ${DEFAULT_STORAGE}:
   memory                          in this process only
@@ -29,34 +40,46 @@ Storage URLs (--storage), default ${DEFAULT_STORAGE}:
   postgres://user:pass@host/db?schema=<name>
                                   PostgreSQL; the schema is created and migrated if needed
 
-Options of serve:
-  --host <host>              interface to listen on (default 127.0.0.1)
-  --port <port>              port; 0 picks a free one (default 8080)
-  --storage <url>            where the calendar is kept (see above)
-  --timezone <zone>          the site time zone, an IANA name (default UTC)
-  --user <id>:<role>:<token> a user; requests with "Authorization: Bearer <token>" act as them,
-                             and so do HTTP Basic credentials with the token as the password (as
-                             WordPress application passwords are sent; the user name is not checked).
-                             Repeatable. Roles: administrator, editor, author, contributor, subscriber
-  --seed <file>              load a dataset (JSON) before listening
-  --default-per-page <n>     items per page when a request gives none (default 10)
-  --max-per-page <n>         the largest per_page (default 50)
-  --now <instant>            freeze the clock at this ISO 8601 instant (reproducible runs)
-  --cors-origin <origin>     let browser pages on this origin call the API (CORS); repeatable;
-                             "*" for any origin (default: CORS off)
-  --rate-limit <n>           requests per minute per client (user, else address); over it: 429
-  --require-if-match         refuse changes to existing records without If-Match (428), so no
-                             client overwrites a change it has not read (optimistic concurrency)
-  --languages <list>         serve these languages (of ${LANGUAGES.join(', ')}), e.g. en,de,fr,es:
-                             the first at /cal/events/v1, each at /<language>/cal/events/v1
-  --base-path <path>         mount the API under this path (default: none). With
-                             --base-path /wp-json --namespace tribe/events/v1 the API is where The
-                             Events Calendar serves it, so its clients only change the host; the
-                             plain-permalink form /?rest_route=/<namespace>/... is served too
-  --namespace <name>         the namespace of the routes (default cal/events/v1)
-  --demo                     load a small demo calendar into an empty storage, and print an
-                             administrator token
+Options of serve (each also from its environment variable, or from a config file):
+  --config <file>            read options from a JSON or TOML file whose keys are the
+                             option names (port = 8080, storage = "postgres://…",
+                             user = ["1:editor:…"]); a value is taken from its flag, else
+                             its environment variable, else the file, else the default
+                             [EVCAL_CONFIG]
+${optionsHelp(SERVE_OPTIONS)}
   -h, --help                 this help
+  GET /healthz answers 200 while the process runs; GET /readyz 200 when the storage answers
+  and is migrated, else 503. Logs are JSON lines on stdout (one per request at level info,
+  with its X-Request-Id). SIGTERM or SIGINT stops it gracefully.
+
+Accounts (kept in the storage; tokens only as hashes; see docs/operations.md):
+  evcal users add <name> --role <role> [--id <n>]   add a user (roles: administrator, editor,
+                                                author, contributor, subscriber)
+  evcal users list | set-role <user> <role> | remove <user>
+  evcal tokens create --user <id or name> [--expires 90d|2027-01-31|never] [--basic]
+                      [--label <text>]          a token, printed once: a bearer token, or with
+                                                --basic an application password for HTTP Basic
+                                                with the user's name (as WordPress clients send)
+  evcal tokens list [--user <user>]             ids, users, kinds, expiry (never the tokens)
+  evcal tokens revoke <token id>...             refused from the next request on, on every
+                                                server sharing the storage
+  Each takes --storage <url> (or EVCAL_STORAGE, DATABASE_URL, --config) and --json.
+
+Options of webhooks:
+  --storage <url>            the storage (see above)
+  --types <list>             add: the event types to deliver, comma-separated, e.g.
+                             event.created,event.updated,event.trashed (default: every type)
+  --description <text>       add: what the endpoint is for
+  --secret <whsec_...>       add: the signing secret (default: a new random one, printed)
+  --json                     print endpoints as JSON
+
+Options of webhooks:
+  --storage <url>            the storage (see above; or EVCAL_STORAGE, DATABASE_URL, --config)
+  --types <list>             add: the event types to deliver, comma-separated, e.g.
+                             event.created,event.updated,event.trashed (default: every type)
+  --description <text>       add: what the endpoint is for
+  --secret <whsec_...>       add: the signing secret (default: a new random one, printed)
+  --json                     print endpoints as JSON
 
 Options of import (iCalendar files):
   --timezone <zone>          the zone of times the file gives without one (default: the file's
@@ -87,7 +110,8 @@ Options of migrate (see docs/migrating.md):
 Examples:
   evcal serve --demo
   evcal serve --port 0 --timezone Europe/Rome --user 1:administrator:s3cret --seed calendar.json
-  evcal serve --storage 'postgres://evcal:secret@db.internal/evcal?schema=calendar'
+  DATABASE_URL='postgres://evcal:secret@db.internal/evcal?schema=calendar' evcal serve --config /etc/evcal/evcal.toml
+  evcal users add ada --role editor && evcal tokens create --user ada --basic --expires 1y
   evcal serve --base-path /wp-json --namespace tribe/events/v1 --storage sqlite:./data/site.db
   evcal export --storage sqlite:./data/evcal.db --output calendar.json
   evcal import calendar.json --storage 'postgres://evcal:secret@db.internal/evcal'
@@ -96,6 +120,8 @@ Examples:
   EVCAL_SOURCE_PASSWORD='abcd efgh ijkl mnop qrst uvwx' evcal migrate \
     --from https://events.example.org/wp-json/tribe/events/v1 --user admin --storage sqlite:./data/site.db
   curl http://127.0.0.1:8080/cal/events/v1/events
+  evcal webhooks add https://hooks.example.org/evcal --types event.created,event.updated --storage sqlite:./data/evcal.db
+  curl "http://127.0.0.1:8080/cal/events/v1/changes?since=<next_token>"
 `;
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -104,7 +130,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(HELP);
     return command === undefined ? 2 : 0;
   }
-  const run = { serve: runServe, import: runImport, export: runExport, migrate: runMigrate }[command];
+  const commands: Record<string, (args: readonly string[]) => Promise<number>> = {
+    serve: (args) => runServe(args, HELP),
+    users: (args) => runUsers(args, HELP),
+    tokens: (args) => runTokens(args, HELP),
+    import: runImport,
+    export: runExport,
+    migrate: runMigrate,
+    webhooks: runWebhooks,
+  };
+  const run = Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (!run) {
     process.stderr.write(`evcal: unknown command "${command}"\n\n${HELP}`);
     return 2;
@@ -119,149 +154,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-class UsageError extends Error {}
-
-type OptionSpec = NonNullable<ParseArgsConfig['options']>;
-type OptionValues = Record<string, string | boolean | string[] | undefined>;
-
-/** Parses a command's options (and `--help`); unknown options are usage errors. */
-function options(args: readonly string[], spec: OptionSpec, positionals = false): { values: OptionValues; positionals: string[] } {
-  try {
-    const parsed = parseArgs({ args: [...args], strict: true, allowPositionals: positionals, options: { ...spec, help: { type: 'boolean', short: 'h' } } });
-    return { values: parsed.values as OptionValues, positionals: parsed.positionals };
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-}
-
-function integer(name: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, got "${value}"`);
-  return n;
-}
-
-/** `scheme://host[:port]`, as browsers send it in `Origin`. */
-function isOrigin(value: string): boolean {
-  try {
-    return new URL(value).origin === value;
-  } catch {
-    return false;
-  }
-}
-
-/** `/wp-json`, `wp-json/` and `/wp-json/` all mean `/wp-json`; `/` means the root. */
-function basePathOf(value: string): string {
-  const path = `/${value.replace(/^\/+|\/+$/g, '')}`;
-  if (!/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(path)) throw new UsageError(`--base-path must be a URL path such as /wp-json, got "${value}"`);
-  return path === '/' ? '' : path;
-}
-
-function namespaceOf(value: string): string {
-  const namespace = value.replace(/^\/+|\/+$/g, '');
-  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(namespace)) {
-    throw new UsageError(`--namespace must be path segments such as tribe/events/v1, got "${value}"`);
-  }
-  return namespace;
-}
-
-async function runServe(args: readonly string[]): Promise<number> {
-  const { values } = options(args, {
-    host: { type: 'string' },
-    port: { type: 'string' },
-    storage: { type: 'string' },
-    timezone: { type: 'string' },
-    user: { type: 'string', multiple: true },
-    seed: { type: 'string' },
-    'default-per-page': { type: 'string' },
-    'max-per-page': { type: 'string' },
-    now: { type: 'string' },
-    demo: { type: 'boolean' },
-    'cors-origin': { type: 'string', multiple: true },
-    'rate-limit': { type: 'string' },
-    languages: { type: 'string' },
-    'require-if-match': { type: 'boolean' },
-    'base-path': { type: 'string' },
-    namespace: { type: 'string' },
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const basePath = values['base-path'] === undefined ? undefined : basePathOf(values['base-path'] as string);
-  const namespace = values.namespace === undefined ? undefined : namespaceOf(values.namespace as string);
-  const now = values.now === undefined ? undefined : new Date(values.now as string);
-  if (now && Number.isNaN(now.getTime())) throw new UsageError(`--now must be an ISO 8601 instant, got "${values.now}"`);
-  let users: ServeUser[];
-  try {
-    users = ((values.user as string[] | undefined) ?? []).map(parseUser);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  let demoToken: string | undefined;
-  if (values.demo && !users.some((u) => u.role === 'administrator')) {
-    demoToken = process.env.EVCAL_ADMIN_TOKEN || randomBytes(18).toString('base64url');
-    users.push({ id: 1, role: 'administrator', token: demoToken });
-  }
-  const port = integer('port', values.port as string | undefined, 0);
-  const defaultPerPage = integer('default-per-page', values['default-per-page'] as string | undefined, 1);
-  const maxPerPage = integer('max-per-page', values['max-per-page'] as string | undefined, 1);
-  const rateLimit = integer('rate-limit', values['rate-limit'] as string | undefined, 1);
-  const languages = values.languages === undefined ? undefined : (values.languages as string).split(',').map((l) => l.trim());
-  for (const language of languages ?? []) {
-    if (!LANGUAGES.includes(language)) throw new UsageError(`--languages ${values.languages}: no catalogue for "${language}" (one of ${LANGUAGES.join(', ')})`);
-  }
-  if (languages && new Set(languages).size !== languages.length) throw new UsageError(`--languages lists a language twice: ${values.languages}`);
-  const corsOrigins = (values['cors-origin'] as string[] | undefined) ?? [];
-  for (const origin of corsOrigins) {
-    if (origin !== '*' && !isOrigin(origin)) throw new UsageError(`--cors-origin must be an origin such as https://app.example, or "*", got "${origin}"`);
-  }
-  const server = await serve({
-    ...(values.host !== undefined ? { host: values.host as string } : {}),
-    ...(port !== undefined ? { port } : {}),
-    ...(values.storage !== undefined ? { storage: values.storage as string } : {}),
-    ...(values.timezone !== undefined ? { timezone: values.timezone as string } : {}),
-    ...(values.seed !== undefined ? { seed: values.seed as string } : {}),
-    ...(defaultPerPage !== undefined ? { defaultPerPage } : {}),
-    ...(maxPerPage !== undefined ? { maxPerPage } : {}),
-    ...(now !== undefined ? { now } : {}),
-    ...(rateLimit !== undefined ? { rateLimit } : {}),
-    ...(corsOrigins.length ? { corsOrigins } : {}),
-    ...(languages ? { languages } : {}),
-    ...(values['require-if-match'] ? { requireIfMatch: true } : {}),
-    ...(basePath !== undefined ? { basePath } : {}),
-    ...(namespace !== undefined ? { namespace } : {}),
-    ...(values.demo ? { dataset: demoDataset(now) } : {}),
-    users,
-  });
-  // Handlers first: the line below tells supervisors the server is ready, and they may stop it at once.
-  const stopped = new Promise<number>((resolve) => {
-    const stop = () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      server.close().then(() => resolve(0), () => resolve(1));
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
-  const storage = redact((values.storage as string | undefined) ?? DEFAULT_STORAGE);
-  process.stdout.write(`evcal listening on ${server.origin}\nCalendar page: ${server.origin}/\nAPI reference: ${server.origin}/docs\nAPI root: ${server.apiRoot}\nStorage: ${storage}\n`);
-  for (const [language, root] of Object.entries(server.languageRoots)) process.stdout.write(`Language ${language}: ${root}\n`);
-  if (demoToken) {
-    process.stdout.write(`Demo calendar ready. Administrator token: ${demoToken}\n`
-      + `  curl -H "Authorization: Bearer ${demoToken}" ${server.apiRoot}/events\n`);
-  }
-  return stopped;
-}
-
 async function runImport(args: readonly string[]): Promise<number> {
-  const { values, positionals } = options(args, { storage: { type: 'string' }, timezone: { type: 'string' } }, true);
+  const { values, positionals } = options(args, { ...STORAGE_ARGS, timezone: { type: 'string' } }, true);
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError('give exactly one file, a dataset file or an iCalendar file: evcal import <dataset.json | calendar.ics> --storage <url>');
-  const storage = (values.storage as string | undefined) ?? DEFAULT_STORAGE;
+  const storage = storageOf(values);
   const timezone = values.timezone as string | undefined;
   if (timezone !== undefined && !isValidZoneName(timezone)) throw new UsageError(`--timezone ${timezone}: not a time zone (an IANA name such as Europe/Rome, or UTC+2)`);
   const started = Date.now();
@@ -273,12 +173,12 @@ async function runImport(args: readonly string[]): Promise<number> {
 }
 
 async function runExport(args: readonly string[]): Promise<number> {
-  const { values } = options(args, { storage: { type: 'string' }, output: { type: 'string', short: 'o' } });
+  const { values } = options(args, { ...STORAGE_ARGS, output: { type: 'string', short: 'o' } });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
-  const storage = (values.storage as string | undefined) ?? DEFAULT_STORAGE;
+  const storage = storageOf(values);
   const text = await exportStorage(storage);
   await writeExport(text, values.output as string | undefined);
   const data = JSON.parse(text) as Record<string, unknown[]>;
@@ -289,8 +189,8 @@ async function runExport(args: readonly string[]): Promise<number> {
 
 async function runMigrate(args: readonly string[]): Promise<number> {
   const { values } = options(args, {
+    ...STORAGE_ARGS,
     from: { type: 'string' },
-    storage: { type: 'string' },
     user: { type: 'string' },
     password: { type: 'string' },
     'new-ids': { type: 'boolean' },
@@ -311,13 +211,45 @@ async function runMigrate(args: readonly string[]): Promise<number> {
   const concurrency = integer('concurrency', values.concurrency as string | undefined, 1);
   return migrateCommand({
     from: values.from,
-    storage: (values.storage as string | undefined) ?? DEFAULT_STORAGE,
+    storage: storageOf(values),
     ...(values.user !== undefined ? { user: values.user as string, password: password! } : {}),
     newIds: values['new-ids'] === true,
     dryRun: values['dry-run'] === true,
     findHidden: values['find-hidden'] === true,
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(values.timezone !== undefined ? { timezone: values.timezone as string } : {}),
+    json: values.json === true,
+  });
+}
+
+const WEBHOOK_ACTIONS = ['list', 'add', 'remove', 'enable', 'disable'] as const;
+
+async function runWebhooks(args: readonly string[]): Promise<number> {
+  const { values, positionals } = options(args, {
+    ...STORAGE_ARGS,
+    types: { type: 'string' },
+    description: { type: 'string' },
+    secret: { type: 'string' },
+    json: { type: 'boolean' },
+  }, true);
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const [action, target, ...extra] = positionals;
+  if (!WEBHOOK_ACTIONS.includes(action as (typeof WEBHOOK_ACTIONS)[number])) {
+    throw new UsageError(`give an action: evcal webhooks ${WEBHOOK_ACTIONS.join('|')} ...`);
+  }
+  const needs = action === 'add' ? 'the endpoint URL' : action === 'list' ? undefined : 'the endpoint id';
+  if (needs && target === undefined) throw new UsageError(`evcal webhooks ${action}: give ${needs}`);
+  if (extra.length || (!needs && target !== undefined)) throw new UsageError(`evcal webhooks ${action}: unexpected argument "${extra[0] ?? target}"`);
+  return webhooksCommand({
+    action: action as (typeof WEBHOOK_ACTIONS)[number],
+    storage: storageOf(values),
+    ...(target !== undefined ? { target } : {}),
+    ...(values.types !== undefined ? { types: (values.types as string).split(',').map((t) => t.trim()).filter(Boolean) } : {}),
+    ...(values.description !== undefined ? { description: values.description as string } : {}),
+    ...(values.secret !== undefined ? { secret: values.secret as string } : {}),
     json: values.json === true,
   });
 }

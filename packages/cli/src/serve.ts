@@ -1,12 +1,21 @@
-// `evcal serve`: the calendar over HTTP as a standalone server.
-import { createServer, type Server } from 'node:http';
+// `evcal serve`: the calendar over HTTP as a standalone server, with what operators need
+// around it: accounts from the storage, /healthz and /readyz, an access log with request ids,
+// and a graceful stop.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import {
-  createCalendar, DEFAULT_ROLES, formatWall, instantToWall, MAX_ID, type Principal, type Storage,
+  createAccounts, createCalendar, createWebhookDispatcher, DEFAULT_ROLES, formatWall, instantToWall, MAX_ID,
+  type Principal, type Storage, type WebhookDispatcher,
 } from '@evcal/core';
-import { bearerTokens, createFetchHandler, createLanguageHandler, memoryRateLimit, type FetchHandlerOptions } from '@evcal/http';
+import {
+  accountCredentials, createFetchHandler, createLanguageHandler, createWebhookSender, memoryCredentialFailureLimit, memoryRateLimit,
+  type Authenticate, type FetchHandlerOptions,
+} from '@evcal/http';
 import { toNodeHandler } from '@evcal/http/node';
+import { currentRequest, withAccessLog } from './access-log';
+import { healthRoutes } from './health';
+import { createLogger, errorFields, type Logger } from './logger';
 import { DEFAULT_STORAGE, openStorage } from './storage-url';
 import { createSitePages, isSitePath } from './web/site-pages';
 
@@ -19,7 +28,7 @@ export interface ServeOptions {
   readonly storage?: string;
   /** The site time zone. @default 'UTC' */
   readonly timezone?: string;
-  /** Bearer-token users. */
+  /** Fixed bearer-token users (tests and demos), besides the accounts kept in the storage. */
   readonly users?: readonly ServeUser[];
   /** A dataset file loaded before listening. */
   readonly seed?: string;
@@ -44,6 +53,25 @@ export interface ServeOptions {
   readonly basePath?: string;
   /** The namespace of the routes (`tribe/events/v1` for the reference's layout). @default 'cal/events/v1' */
   readonly namespace?: string;
+  /** Behind one reverse proxy: client addresses and URLs from its X-Forwarded-* headers. @default false */
+  readonly trustProxy?: boolean;
+  /** Where logs go (JSON lines). @default a logger at level info on stdout */
+  readonly logger?: Logger;
+  /** How long requests in flight may take to finish once the server is asked to stop. @default 10000 */
+  readonly shutdownTimeoutMs?: number;
+  /** Days the change log keeps entries and tombstones (docs/sync.md). @default 30 */
+  readonly changeRetentionDays?: number;
+  /** Webhook delivery (docs/webhooks.md): the server sends what the outbox holds. */
+  readonly webhooks?: ServeWebhookOptions;
+}
+
+export interface ServeWebhookOptions {
+  /** An attempt without an answer after this long fails. @default 10000 */
+  readonly timeoutMs?: number;
+  /** Delays before the retries, in ms. @default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h */
+  readonly retrySchedule?: readonly number[];
+  /** Deliver to private, loopback and link-local addresses too. @default false */
+  readonly allowPrivateAddresses?: boolean;
 }
 
 export interface ServeUser extends Principal {
@@ -57,31 +85,46 @@ export interface RunningServer {
   readonly apiRoot: string;
   /** The API root of each language served with `languages`, e.g. `{ de: 'http://…/de/cal/events/v1' }`. */
   readonly languageRoots: Readonly<Record<string, string>>;
+  /**
+   * Stops accepting connections, lets requests in flight finish (up to `shutdownTimeoutMs`,
+   * then cuts them), then closes the storage. Called again while stopping, cuts at once.
+   */
   close(): Promise<void>;
 }
 
 /** Starts the server; resolves once it listens. */
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
-  const storage = await openStorage(options.storage ?? DEFAULT_STORAGE);
+  const logger = options.logger ?? createLogger();
+  const storage = await openStorage(options.storage ?? DEFAULT_STORAGE, {
+    onConnectionError: (error) => logger.warn('storage connection lost', errorFields(error)),
+  });
   let server: Server | undefined;
+  let dispatcher: WebhookDispatcher | undefined;
   try {
     const users = options.users ?? [];
     const frozen = options.now?.getTime();
+    // Token expiry follows the real clock, whatever the calendar's.
+    const accounts = createAccounts({ storage });
     const calendar = createCalendar({
       storage,
       timezone: options.timezone ?? 'UTC',
       ...(frozen !== undefined ? { now: () => frozen } : {}),
       limits: { defaultPerPage: options.defaultPerPage ?? 10, maxPerPage: options.maxPerPage ?? 50 },
-      users: { exists: (id) => users.some((u) => u.id === id) },
+      // Read through the call's storage: inside a write, its transaction (SQLite's one connection).
+      users: { exists: async (id, s) => users.some((u) => u.id === id) || (await s.users.get(id)) !== undefined },
+      ...(options.changeRetentionDays !== undefined ? { changes: { retentionDays: options.changeRetentionDays } } : {}),
     });
     if (options.seed) await calendar.importDataset(await readDataset(options.seed));
     if (options.dataset && (await storage.sequences.peek('post')) === 0) await calendar.importDataset(options.dataset);
     const basePath = options.basePath ?? '';
     const namespace = options.namespace ?? 'cal/events/v1';
+    const authenticate = accountCredentials(accounts, { tokens: new Map(users.map((u) => [u.token, principalOf(u)])) });
     const handlerOptions: FetchHandlerOptions = {
       basePath,
       namespace,
-      authenticate: bearerTokens(new Map(users.map((u) => [u.token, principalOf(u)])), { basic: true }),
+      authenticate: noteUser(authenticate),
+      credentialFailures: memoryCredentialFailureLimit(),
+      onError: (error) => logger.error('unexpected error', { request_id: currentRequest()?.id, ...errorFields(error) }),
       ...(options.corsOrigins?.length
         ? { cors: { origins: options.corsOrigins.includes('*') ? '*' as const : options.corsOrigins } }
         : {}),
@@ -92,28 +135,77 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     const handler = languages.length
       ? createLanguageHandler(calendar, { ...handlerOptions, languages })
       : createFetchHandler(calendar, handlerOptions);
-    const api = toNodeHandler(handler);
+    const api = toNodeHandler(handler, { trustProxy: options.trustProxy === true });
     const pages = toNodeHandler(createSitePages({
       apiRoots: languages.length
         ? Object.fromEntries(languages.map((l, i) => [l.toLowerCase(), i === 0 ? `${basePath}/${namespace}` : `${basePath}/${l.toLowerCase()}/${namespace}`]))
         : { en: `${basePath}/${namespace}` },
       today: () => formatWall(instantToWall(calendar.config.now(), calendar.config.zone)).slice(0, 10),
     }));
-    // `/`, `/docs` and their files are the pages (src/web); everything else is the API.
-    server = createServer((req, res) => (isSitePath(req.url ?? '/') ? pages(req, res) : api(req, res)));
+    const inFlight = new Set<ServerResponse>();
+    let stopping = false;
+    const health = healthRoutes({ storage, logger, stopping: () => stopping });
+    const listener = withAccessLog((req: IncomingMessage, res: ServerResponse) => {
+      inFlight.add(res);
+      res.once('close', () => {
+        inFlight.delete(res);
+        // Its connection, kept alive, is idle now: while stopping, close it too.
+        if (stopping) server?.closeIdleConnections();
+      });
+      // A request that arrives on a kept-alive connection while stopping is still served, and its connection closed after.
+      if (stopping) res.setHeader('connection', 'close');
+      // `/`, `/docs` and their files are the pages (src/web); everything else is the API.
+      if (health(req, res)) return;
+      if (isSitePath(req.url ?? '/')) pages(req, res);
+      else api(req, res);
+    }, { logger, trustProxy: options.trustProxy === true });
+    server = createServer(listener);
     server.keepAliveTimeout = 5_000;
+    // Series without an end are stored up to the recurrence horizon: moved along at start and
+    // every hour, so that no request has to wait for it (docs/recurrence.md).
+    await calendar.extendRecurrences();
+    const horizon = setInterval(() => {
+      calendar.extendRecurrences().catch((error: unknown) => logger.error('extending recurring events failed', errorFields(error)));
+    }, 3_600_000);
+    horizon.unref();
     await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
+    // Deliveries survive a crash in the outbox; a delivery claimed by a server that stopped is
+    // taken over once its lease (twice the time-out, and a second) has run out.
+    const timeoutMs = options.webhooks?.timeoutMs ?? 10_000;
+    dispatcher = createWebhookDispatcher(calendar, {
+      send: createWebhookSender({ timeoutMs, allowPrivateAddresses: options.webhooks?.allowPrivateAddresses ?? false }),
+      leaseMs: 2 * timeoutMs + 1_000,
+      ...(options.webhooks?.retrySchedule ? { retrySchedule: options.webhooks.retrySchedule } : {}),
+    });
+    dispatcher.start();
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const origin = `http://${host}:${address.port}`;
     const running = server;
+    let closing: Promise<void> | undefined;
+    const sender = dispatcher;
     return {
       origin,
       apiRoot: `${origin}${basePath}/${namespace}`,
       languageRoots: Object.fromEntries(languages.map((l) => [l, `${origin}${basePath}/${l.toLowerCase()}/${namespace}`])),
-      close: () => closeServer(running, storage),
+      close: () => {
+        if (closing) {
+          // Asked again: cut what is still running.
+          running.closeAllConnections();
+          return closing;
+        }
+        stopping = true;
+        clearInterval(horizon);
+        // Requests finish first; then deliveries under way, then the storage.
+        closing = stopServer(running, inFlight, async () => {
+          await sender.stop();
+          await storage.close();
+        }, logger, options.shutdownTimeoutMs ?? 10_000);
+        return closing;
+      },
     };
   } catch (error) {
+    await dispatcher?.stop();
     if (server?.listening) server.close();
     await storage.close();
     throw error;
@@ -128,6 +220,16 @@ export function parseUser(spec: string): ServeUser {
   const role = m[2]!;
   if (!(role in DEFAULT_ROLES)) throw new Error(`--user ${spec}: unknown role "${role}" (one of ${Object.keys(DEFAULT_ROLES).join(', ')})`);
   return { id: Number(m[1]), role, token: m[3]! };
+}
+
+/** The authentication hook, telling the access log who each request turned out to be. */
+function noteUser(authenticate: Authenticate): Authenticate {
+  return async (request) => {
+    const principal = await authenticate(request);
+    const context = currentRequest();
+    if (principal && context) context.userId = principal.id;
+    return principal;
+  };
 }
 
 async function readDataset(file: string): Promise<unknown> {
@@ -153,11 +255,26 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-async function closeServer(server: Server, storage: Storage): Promise<void> {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 2_000).unref();
+/**
+ * The graceful stop: no new connections, idle ones closed, responses still to come sent with
+ * `Connection: close`; once every request in flight has finished, or the deadline has
+ * passed (then the rest are cut), the storage is closed.
+ */
+async function stopServer(server: Server, inFlight: ReadonlySet<ServerResponse>, closeStorage: () => Promise<void>, logger: Logger, deadlineMs: number): Promise<void> {
+  logger.info('stopping', { in_flight: inFlight.size, deadline_ms: deadlineMs });
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), deadlineMs);
   });
-  await storage.close();
+  if ((await Promise.race([closed, deadline])) === 'deadline') {
+    logger.warn('shutdown deadline passed: cutting the requests still in flight', { in_flight: inFlight.size });
+    server.closeAllConnections();
+    await closed;
+  }
+  clearTimeout(timer);
+  await closeStorage();
+  logger.info('stopped');
 }

@@ -19,12 +19,21 @@ export class StorageUrlError extends Error {
 /** The storage `npm start` and `evcal serve` use when none is given. */
 export const DEFAULT_STORAGE = 'sqlite:./data/evcal.db';
 
+export interface OpenStorageOptions {
+  /**
+   * Told when a pooled PostgreSQL connection fails while idle (the server restarted, a
+   * network cut); the pool drops it and the next query opens another.
+   * @default ignored
+   */
+  readonly onConnectionError?: (error: Error) => void;
+}
+
 /** Opens the storage a URL names. */
-export async function openStorage(url: string): Promise<Storage> {
+export async function openStorage(url: string, options: OpenStorageOptions = {}): Promise<Storage> {
   if (url === 'memory' || url === 'memory:') return createMemoryStorage();
   if (url.startsWith('json:')) return openJsonFileStorage({ path: fileOf(url, 'json:') });
   if (url.startsWith('sqlite:')) return openSqlite(fileOf(url, 'sqlite:'));
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   throw new StorageUrlError(`unknown storage "${redact(url)}": use memory, json:<file>, sqlite:<file> or postgres://…`);
 }
 
@@ -59,7 +68,7 @@ async function openSqlite(file: string): Promise<Storage> {
   return createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true });
 }
 
-async function openPostgres(url: string): Promise<Storage> {
+async function openPostgres(url: string, options: OpenStorageOptions): Promise<Storage> {
   const { default: pg } = await import('pg');
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema') ?? undefined;
@@ -67,7 +76,10 @@ async function openPostgres(url: string): Promise<Storage> {
   if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
     throw new StorageUrlError(`storage ${redact(url)}: schema "${schema}" is not a plain SQL identifier`);
   }
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: parsed.toString() }) }) });
+  const pool = new pg.Pool({ connectionString: parsed.toString() });
+  // Without a listener, an idle connection's failure would end the process.
+  pool.on('error', (error) => options.onConnectionError?.(error));
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db, schema ? { schema } : {});
   } catch (error) {

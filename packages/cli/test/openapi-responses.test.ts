@@ -2,7 +2,8 @@
 // every storage, validated with ajv against the response schema /doc declares for that
 // route, method and status — lists, single reads by id and slug, creates, updates, deletes,
 // errors, the five kinds, password-protected posts as anonymous callers see them (redacted),
-// and events embedding one venue, several venues and organizers. A status /doc does not list
+// events embedding one venue, several venues and organizers, the change feed and webhook
+// endpoints. A status /doc does not list
 // for a route fails the test as well, and so does a route of /doc that no request reached.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -143,6 +144,10 @@ for (const [name, storageUrl, available] of storages) {
         return parsed;
       };
 
+      // A sync token for now: the changes after it are read at the end.
+      const since = await call('GET', '/changes', '/changes', { expect: 200 });
+      await call('GET', '/changes', '/changes?since=not-a-token', { token: null, expect: 410 });
+
       // Lists: admin, anonymous (protected posts redacted), filtered, and a page past the first.
       const all = await call('GET', '/events', '/events?per_page=50&start_date=2026-01-01&status=publish,draft&password=open-sesame', { expect: 200 });
       expect(all.events.map((e: { id: number }) => e.id)).toEqual(expect.arrayContaining([300, 301, 302, 303]));
@@ -249,6 +254,25 @@ for (const [name, storageUrl, available] of storages) {
       // Trashed posts as their readers see them.
       await call('GET', '/events', '/events?status=trash&start_date=2026-01-01', { expect: 200 });
       await call('GET', '/venues/{id}', `/venues/${venue.id}`, { expect: 200 });
+
+      // The changes since the token: records as they are now, and tombstones (as each reader sees them).
+      const changes = await call('GET', '/changes', `/changes?since=${encodeURIComponent(since.next_token)}&per_page=500`, { expect: 200 });
+      expect(changes.changes.some((c: { deleted: boolean }) => c.deleted)).toBe(true);
+      expect(changes.changes.some((c: { deleted: boolean }) => !c.deleted)).toBe(true);
+      await call('GET', '/changes', `/changes?since=${encodeURIComponent(since.next_token)}&per_page=2`, { token: null, expect: 200 });
+
+      // Webhook endpoints (administrators; disabled, so that nothing is delivered).
+      const endpoint = await call('POST', '/webhooks', '/webhooks', { json: { url: 'https://hooks.example.org/evcal', types: ['event.created'], enabled: false }, expect: 201 });
+      await call('POST', '/webhooks', '/webhooks', { json: { url: 'ftp://hooks.example.org' }, expect: 400 });
+      await call('GET', '/webhooks', '/webhooks', { expect: 200 });
+      await call('GET', '/webhooks', '/webhooks', { token: SUBSCRIBER, expect: 403 });
+      await call('GET', '/webhooks/{id}', `/webhooks/${endpoint.id}`, { expect: 200 });
+      await call('GET', '/webhooks/{id}', '/webhooks/ep_missing', { expect: 404 });
+      await call('POST', '/webhooks/{id}', `/webhooks/${endpoint.id}`, { json: { description: 'Mirror' }, expect: 200 });
+      await call('PUT', '/webhooks/{id}', `/webhooks/${endpoint.id}`, { json: { types: [] }, expect: 200 });
+      await call('PATCH', '/webhooks/{id}', `/webhooks/${endpoint.id}`, { json: { types: 'event.updated,venue.deleted' }, expect: 200 });
+      await call('DELETE', '/webhooks/{id}', `/webhooks/${endpoint.id}`, { expect: 200 });
+      await call('DELETE', '/webhooks/{id}', `/webhooks/${endpoint.id}`, { expect: 404 });
 
       expect(checker.routes().filter((route) => !checker.reached.has(route)), 'routes of /doc no request reached').toEqual([]);
     });

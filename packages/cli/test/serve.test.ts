@@ -229,7 +229,8 @@ describe('evcal serve', { timeout: 30_000 }, () => {
     expect(fallback.json.message).toBe(de.json.message);
     const list = await call(`${server.origin}/fr/cal/events/v1/venues`);
     expect(list.json.rest_url).toContain('/fr/cal/events/v1/venues');
-    expect(server.stdout()).toContain(`Language fr: ${server.origin}/fr/cal/events/v1`);
+    const listening = JSON.parse(server.stdout().split('\n').find((l) => l.includes('listening'))!);
+    expect(listening.languages.fr).toBe(`${server.origin}/fr/cal/events/v1`);
   });
 
   it('refuses a client over --rate-limit requests a minute with 429', async () => {

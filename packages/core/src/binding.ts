@@ -7,5 +7,7 @@ export type { ArgSpec, ArgSpecs, ArgContext, ArgValues, ArgInput } from './input
 export { eventListArgs, eventWriteArgs, eventReadArgs, eventPathIdArg, eventSlugArg } from './operations/event-args';
 export { linkedPostWriteArgs, linkedPostListArgs, linkedPostIdArg, linkedPostSlugArg, readArgs } from './operations/linked-post-args';
 export { termIdArg, termListArgs, termWriteArgs } from './operations/term-args';
+export { changesArgs } from './changes/change-feed';
+export { webhookIdArg, webhookWriteArgs } from './changes/webhook-endpoints';
 export { listValidator, hash as hashText } from './operations/validators';
 export { placeholdersOf } from './messages';

@@ -16,6 +16,12 @@ export type CalendarErrorCode =
   | 'forbidden'
   /** Credentials were sent but do not authenticate. */
   | 'invalid_credentials'
+  /** HTTP Basic credentials name no user (the reference: `invalid_username`). */
+  | 'unknown_user'
+  /** HTTP Basic credentials name no user, by an email address (the reference: `invalid_email`). */
+  | 'unknown_email'
+  /** HTTP Basic credentials name a user, with none of their application passwords (the reference: `incorrect_password`). */
+  | 'incorrect_password'
   /** details: { id } */
   | 'event_not_found'
   | 'not_an_event'
@@ -48,7 +54,13 @@ export type CalendarErrorCode =
   /** A dataset could not be imported. details: { path, message } */
   | 'invalid_dataset'
   /** An iCalendar file could not be imported. details: { line, message } */
-  | 'invalid_ical';
+  | 'invalid_ical'
+  /** A sync token older than the change log's retention: list everything again. */
+  | 'sync_token_expired'
+  /** A sync token this calendar did not issue (another calendar's, a replaced storage's, or not a token). */
+  | 'sync_token_invalid'
+  /** No webhook endpoint has this id. details: { id } */
+  | 'webhook_not_found';
 
 export interface CalendarErrorOptions {
   readonly details?: Readonly<Record<string, unknown>>;

@@ -4,10 +4,10 @@
 // @evcal/core/binding.
 
 export { createCalendar } from './operations/calendar';
-export type { Calendar, EventOperations } from './operations/calendar';
+export type { Calendar, EventOperations, ChangeOperations } from './operations/calendar';
 export type { LinkedPostOperations } from './operations/linked-posts';
 export type { TermOperations } from './operations/terms';
-export type { CalendarOptions, CalendarConfig, IcalOptions, ImageProvider, UserDirectory } from './operations/config';
+export type { CalendarOptions, CalendarConfig, ChangeLogOptions, IcalOptions, RecurrenceOptions, ImageProvider, UserDirectory } from './operations/config';
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
 export type { ListResult, ListPlan } from './operations/list-urls';
@@ -22,13 +22,22 @@ export { DEFAULT_ROLES, permissionsFor } from './auth/capabilities';
 export type { Capability, Principal, Permissions, RoleTable, Authorize, AuthorizationCheck } from './auth/capabilities';
 
 // Records: what `tickets`, `images` and `authorize` receive, and what storage keeps.
-export { MAX_ID, POST_STATUSES, WRITABLE_STATUSES } from './model/records';
+export { MAX_ID, POST_STATUSES, WRITABLE_STATUSES, OVERRIDABLE_FIELDS } from './model/records';
 export type {
+  RecurrenceRecord, OccurrenceRecord, EventOverrides,
   EventRecord, VenueRecord, OrganizerRecord, TermRecord, PostRecord, PostStatus, PostKind, Taxonomy,
   ImageRecord, ImageSizeRecord, LinkedPostRecord,
 } from './model/records';
-/** The storage a calendar runs on (adapters implement it: @evcal/core/adapter). */
-export type { Storage } from './storage/storage';
+/** The storage a calendar runs on (adapters implement it: @evcal/core/adapter), and its readiness check. */
+export type { Storage, StorageReadiness } from './storage/storage';
+
+// Accounts: users and API tokens kept in the storage (tokens as hashes).
+export { createAccounts } from './accounts/accounts';
+export type { Accounts, AccountsOptions, CreatedToken, NewToken, NewUser, PasswordCheck, UserRef } from './accounts/accounts';
+export { AccountError, isAccountError } from './accounts/account-error';
+export type { AccountErrorCode } from './accounts/account-error';
+export { TOKEN_KINDS, userNameKey } from './model/accounts';
+export type { TokenKind, TokenRecord, UserRecord } from './model/accounts';
 
 // Validators (ETags) and preconditions (If-Match) of the representations.
 export { validatorOf } from './operations/validators';
@@ -40,6 +49,10 @@ export type { UidForm } from './ical/feed-writer';
 export { importIcs } from './ical/ics-import';
 export type { ImportIcsOptions, ImportIcsSummary } from './ical/ics-import';
 export type { IcsSkipped } from './ical/ics-reader';
+
+// Recurrence: occurrence ids (docs/recurrence.md).
+export { occurrenceId, isOccurrenceId, decodeOccurrenceId } from './recurrence/occurrence-id';
+export type { OccurrenceChanges, RecurrenceSettings } from './recurrence/occurrences';
 
 export { importDataset, exportDataset } from './dataset/dataset';
 export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';
@@ -73,3 +86,19 @@ export type {
   EventJson, VenueJson, OrganizerJson, TermJson, EmbeddedTermJson, ImageJson, EventListJson, VenueListJson,
   OrganizerListJson, CategoryListJson, TagListJson, ErrorJson,
 } from './represent/schemas';
+
+// Keeping a copy in sync: the change feed, in-process change events and webhooks.
+export { MAX_CHANGES_PER_PAGE } from './changes/change-feed';
+export { EVENT_TYPES, changeEnvelope } from './changes/change-envelope';
+export type { ChangeListener } from './changes/change-events';
+export type { WebhookOperations, WebhookCreateInput, WebhookIdInput, WebhookUpdateInput } from './changes/webhook-endpoints';
+export { createWebhookDispatcher, DEFAULT_RETRY_SCHEDULE, retryAfterMs } from './changes/webhook-dispatcher';
+export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookMessage, WebhookAnswer, WebhookSend } from './changes/webhook-dispatcher';
+export { CHANGE_KINDS } from './storage/change-store';
+export type { ChangeKind, ChangeAction, ChangeEntry, WebhookEndpointRecord, WebhookDelivery } from './storage/change-store';
+export {
+  SYNC_REPRESENTATIONS, changeEnvelopeSchema, changesSchema, changedRecordSchema, tombstoneSchema, webhookEndpointSchema, webhookEndpointListSchema,
+} from './represent/change-schemas';
+export type {
+  ChangeEnvelope, ChangesJson, ChangedRecordJson, TombstoneJson, WebhookEndpointJson, WebhookEndpointListJson,
+} from './represent/change-schemas';

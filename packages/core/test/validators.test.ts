@@ -3,6 +3,7 @@
 // concurrent writes in one process that lose nothing.
 import { validatorOf, type Calendar } from '@evcal/core';
 import { describe, expect, it } from 'vitest';
+import { createMemoryStorage } from '@evcal/memory';
 import { admin, anon, as, eventInput, expectInvalid, makeCalendar, refusal } from './helpers';
 
 async function seeded(): Promise<{ calendar: Calendar; id: number; venue: number; organizer: number }> {
@@ -215,5 +216,58 @@ describe('lists asked again are parsed once, and never answered from an outdated
     expect((await calendar.events.list({}, anon)).total).toBe(1);
     now = Date.UTC(2026, 11, 3, 12, 0); // the window now starts on the 2nd
     expect((await calendar.events.list({}, anon)).total).toBe(0);
+  });
+});
+
+describe('lists asked again, unchanged, are read once', () => {
+  /** A memory storage that counts the event lists it is asked for. */
+  function countingStorage() {
+    const storage = createMemoryStorage();
+    const reads = { events: 0 };
+    const list = storage.events.list.bind(storage.events);
+    storage.events.list = (query) => {
+      reads.events++;
+      return list(query);
+    };
+    return { storage, reads };
+  }
+
+  it('the same list is not read again until something is written', async () => {
+    const { storage, reads } = countingStorage();
+    const calendar = makeCalendar({ storage });
+    await calendar.events.create(eventInput({ title: 'First' }), as(admin));
+    reads.events = 0;
+    const first = await calendar.events.list({ per_page: 5 }, anon);
+    const again = await calendar.events.list({ per_page: 5 }, anon);
+    expect(reads.events).toBe(1);
+    expect(again.json).toBe(first.json);
+    // Another caller's view of it is read for that caller.
+    await calendar.events.list({ per_page: 5 }, as(admin));
+    expect(reads.events).toBe(2);
+    await calendar.events.create(eventInput({ title: 'Second', start_date: '2026-12-02 20:00:00', end_date: '2026-12-02 23:00:00' }), as(admin));
+    reads.events = 0;
+    const after = await calendar.events.list({ per_page: 5 }, anon);
+    expect(reads.events).toBe(1);
+    expect((after.body.events as { title: string }[]).map((e) => e.title)).toEqual(['First', 'Second']);
+  });
+
+  it('gives each caller a body of its own', async () => {
+    const calendar = makeCalendar();
+    await calendar.events.create(eventInput(), as(admin));
+    const first = await calendar.events.list({}, anon);
+    (first.body.events as unknown[]).length = 0;
+    expect((await calendar.events.list({}, anon)).body.events).toHaveLength(1);
+  });
+
+  it('reads every time with listCacheBytes 0, and keeps nothing larger than the budget', async () => {
+    for (const listCacheBytes of [0, 100]) {
+      const { storage, reads } = countingStorage();
+      const calendar = makeCalendar({ storage, listCacheBytes });
+      await calendar.events.create(eventInput(), as(admin));
+      reads.events = 0;
+      await calendar.events.list({}, anon);
+      await calendar.events.list({}, anon);
+      expect(reads.events, `listCacheBytes ${listCacheBytes}`).toBe(2);
+    }
   });
 });

@@ -2,11 +2,18 @@
 // over the target, fsync the directory. A crash at any point leaves the old or the new file,
 // never a partial one.
 import { dirname } from 'node:path';
-import { errorCode, type FileSystemLike } from './file-system';
+import { errorCode, type FileStatLike, type FileSystemLike } from './file-system';
 
 let counter = 0;
 
-export async function atomicWrite(fs: FileSystemLike, path: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Replaces `path` with `data`. `beforeRename` is told the new file's stat just before it takes
+ * the place of the old one (a rename keeps it), so a caller knows its own file the moment it
+ * appears.
+ */
+export async function atomicWrite(
+  fs: FileSystemLike, path: string, data: string | Uint8Array, beforeRename?: (written: FileStatLike) => void,
+): Promise<void> {
   const temp = `${path}.${process.pid}.${++counter}.tmp`;
   try {
     const handle = await fs.open(temp, 'w');
@@ -16,6 +23,7 @@ export async function atomicWrite(fs: FileSystemLike, path: string, data: string
     } finally {
       await handle.close();
     }
+    beforeRename?.(await fs.stat(temp));
     await fs.rename(temp, path);
   } catch (error) {
     await fs.unlink(temp).catch(() => undefined);

@@ -3,7 +3,7 @@
 // queried by the core engine; every committed transaction rewrites the file atomically before
 // it is acknowledged. The first write takes a lock that keeps other processes from writing;
 // they can still read, and every read re-reads the file when another process changed it.
-import { datasetJsonBytes, decodeDataset, storageError, type Storage } from '@evcal/core/adapter';
+import { datasetJsonBytes, decodeDataset, isCalendarError, storageError, type Storage, type StorageReadiness } from '@evcal/core/adapter';
 import { createMemoryStorage, type MemorySnapshot } from '@evcal/memory';
 import { dirname } from 'node:path';
 import { atomicWrite } from './atomic-write';
@@ -18,30 +18,51 @@ export interface JsonFileStorageOptions {
 }
 
 const EMPTY: MemorySnapshot = { events: [], venues: [], organizers: [], categories: [], tags: [], sequences: { post: 0, term: 0, change: 0 } };
-const WRITES = new Set(['insert', 'replace', 'delete', 'unlink']);
-const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
+/** The methods of each part of the storage that write (run in a transaction: file lock, rewrite). */
+const RECORD_WRITES = new Set(['insert', 'replace', 'delete', 'unlink']);
+const WRITES = {
+  events: RECORD_WRITES, venues: RECORD_WRITES, organizers: RECORD_WRITES, categories: RECORD_WRITES, tags: RECORD_WRITES,
+  users: RECORD_WRITES, tokens: RECORD_WRITES,
+  changes: new Set(['append', 'prune']),
+  webhooks: new Set(['insertEndpoint', 'replaceEndpoint', 'deleteEndpoint', 'enqueue', 'claim', 'settle', 'prune']),
+};
+type Part = keyof typeof WRITES;
 
 /** Opens (or starts) a JSON file calendar. Fails if the file exists but is not a valid calendar. */
 export async function openJsonFileStorage(options: JsonFileStorageOptions): Promise<Storage> {
   const fs = options.fs ?? nodeFileSystem;
   const { path } = options;
-  let stamp: FileStatLike | undefined;
+  /**
+   * The files memory already holds (or has gone past): the one last loaded and the last few this
+   * process wrote. A file that is one of them is never loaded again, so a read that sees this
+   * process's previous file while it writes the next cannot take memory back.
+   */
+  let known: Array<FileStatLike | undefined> = [undefined];
   let lock: Promise<FileLock> | undefined;
   let closed = false;
   /** The JSON of each stored record, so that a write encodes only what changed (datasetJsonBytes). */
   const encoded = new WeakMap<object, Uint8Array>();
 
   const memory = createMemoryStorage({
+    // Runs in the committing transaction's turn: no other transaction starts before it ends.
     onCommit: async (m) => {
-      await atomicWrite(fs, path, datasetJsonBytes(m.snapshot(), encoded));
-      stamp = await fs.stat(path);
+      try {
+        // This process's own file is known before it appears.
+        await atomicWrite(fs, path, datasetJsonBytes(m.snapshot(), encoded), (written) => {
+          known = [...known.slice(-3), written];
+        });
+      } catch (error) {
+        // Memory holds a commit the file does not: back to the file's state, still in this turn.
+        await refresh(true);
+        throw error;
+      }
     },
   });
 
   /** Loads the file when it is not what this process last read or wrote. */
   const refresh = async (force = false) => {
     const current = await statOrUndefined(fs, path);
-    if (!force && sameFile(current, stamp)) return;
+    if (!force && known.some((k) => sameFile(current, k))) return;
     if (!current) {
       memory.load(EMPTY);
     } else {
@@ -54,7 +75,7 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
       }
       memory.load(decodeDataset(data));
     }
-    stamp = current;
+    known = [current];
   };
 
   const transaction: Storage['transaction'] = async (fn) => {
@@ -66,20 +87,16 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
       throw error;
     });
     await refresh();
-    try {
-      return await memory.transaction(fn);
-    } catch (error) {
-      // A failed write leaves the file as it was; so must memory be.
-      await refresh(true);
-      throw error;
-    }
+    // A transaction that fails leaves memory as it was (memory transactions are atomic); one
+    // whose file could not be written is taken back in onCommit.
+    return memory.transaction(fn);
   };
 
-  const wrap = <K extends (typeof COLLECTIONS)[number]>(name: K): Storage[K] => {
+  const wrap = <K extends Part>(name: K): Storage[K] => {
     const inner = memory[name] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     const wrapped: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
     for (const [method, fn] of Object.entries(inner)) {
-      wrapped[method] = WRITES.has(method)
+      wrapped[method] = WRITES[name].has(method)
         ? (...args) => transaction((tx) => (tx[name] as unknown as typeof inner)[method]!(...args))
         : async (...args) => {
           await refresh();
@@ -97,6 +114,10 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
     organizers: wrap('organizers'),
     categories: wrap('categories'),
     tags: wrap('tags'),
+    users: wrap('users'),
+    tokens: wrap('tokens'),
+    changes: wrap('changes'),
+    webhooks: wrap('webhooks'),
     sequences: {
       next: (kind) => transaction((tx) => tx.sequences.next(kind)),
       bump: (kind, id) => transaction((tx) => tx.sequences.bump(kind, id)),
@@ -111,6 +132,18 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
       return memory.lastChange();
     },
     transaction,
+    // Ready when the file can be read (or does not exist yet) and holds a calendar.
+    async readiness(): Promise<StorageReadiness> {
+      if (closed) return { ready: false, reason: 'unreachable', detail: 'the storage is closed' };
+      try {
+        await refresh();
+        return { ready: true };
+      } catch (error) {
+        // A file system error (EACCES, EIO…) means unreachable; anything else, a file that is not a calendar.
+        const unreachable = !isCalendarError(error) && errorCode(error) !== undefined;
+        return { ready: false, reason: unreachable ? 'unreachable' : 'schema', detail: `${path}: ${(error as Error).message}` };
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;

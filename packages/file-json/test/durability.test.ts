@@ -9,6 +9,7 @@ import { isCalendarError, type Storage } from '@evcal/core/adapter';
 import { createMemoryStorage } from '@evcal/memory';
 import { eventRecord } from '@evcal/storage-test-suite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeFileSystem, type FileSystemLike } from '../src/file-system';
 import { openJsonFileStorage } from '../src/json-file-storage';
 
 const root = resolve(__dirname, '../../..');
@@ -39,6 +40,42 @@ function runWriterOnce(path: string) {
 }
 
 describe('JSON file storage on disk', () => {
+  it('loses no write while the same process reads all along (a read never loads an older file of its own)', async () => {
+    const path = fresh();
+    // A slow disk: reading the file takes longer than the next write, and so does making a rename durable.
+    const pause = () => new Promise((r) => setTimeout(r, 15));
+    const slow: FileSystemLike = {
+      ...nodeFileSystem,
+      readFile: async (p, encoding) => {
+        const text = await nodeFileSystem.readFile(p, encoding);
+        await pause();
+        return text;
+      },
+      open: async (p, flags) => {
+        const handle = await nodeFileSystem.open(p, flags);
+        return flags === 'r' ? { ...handle, writeFile: handle.writeFile.bind(handle), close: handle.close.bind(handle), sync: async () => { await pause(); await handle.sync(); } } : handle;
+      },
+    };
+    const storage = await openJsonFileStorage({ path, fs: slow });
+    open.push(storage);
+    const calendar = createCalendar({ storage });
+    const admin = { principal: { id: 1, role: 'administrator' } };
+    let writing = true;
+    const readers = Array.from({ length: 3 }, async () => {
+      while (writing) await calendar.events.list({ per_page: 3 });
+    });
+    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => calendar.events.create(
+      { title: `Concurrent ${i}`, start_date: '2027-01-10 20:00:00', end_date: '2027-01-10 23:00:00', categories: [`Cat ${i % 3}`] }, admin,
+    )));
+    writing = false;
+    await Promise.all(readers);
+    expect(new Set(created.map((e) => e.id)).size).toBe(40);
+    const listed = await calendar.events.list({ per_page: 50, start_date: '2027-01-01' });
+    expect(listed.total).toBe(40);
+    const again = await openAt(path);
+    expect((await again.events.list({ records: 'listed', statuses: ['publish'], excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }] })).total).toBe(40);
+  });
+
   it('refuses a second writer in another process with a clear error, and lets it read', async () => {
     const path = fresh();
     const first = await openAt(path);

@@ -2,13 +2,14 @@
 // anonymous caller. Credentials that are present but do not authenticate are refused with
 // 401 on every route, reads included (behaviour reference: "Credentials that do not authenticate"),
 // never treated as anonymous.
-import { CalendarError, msg, verbatim, type Principal } from '@evcal/core';
+import { CalendarError, msg, verbatim, type Accounts, type Principal } from '@evcal/core';
+import type { HandlerRequest } from './handler-request';
 
 /**
  * Who sent the request: a principal, or undefined for anonymous. Throw `invalidCredentials()`
  * when credentials were sent but are not valid.
  */
-export type Authenticate = (request: Request) => Principal | undefined | Promise<Principal | undefined>;
+export type Authenticate = (request: HandlerRequest) => Principal | undefined | Promise<Principal | undefined>;
 
 /** The error an `Authenticate` throws for credentials that do not authenticate; a custom message is sent as given. */
 export function invalidCredentials(message?: string): CalendarError {
@@ -25,33 +26,83 @@ export interface BearerTokenOptions {
   readonly basic?: boolean;
 }
 
+type TokenTable = ReadonlyMap<string, Principal> | Readonly<Record<string, Principal>>;
+
 /**
  * Bearer-token authentication over a fixed table: `Authorization: Bearer <token>` acts as
  * that token's principal; no Authorization header is anonymous; anything else is 401.
  */
-export function bearerTokens(
-  tokens: ReadonlyMap<string, Principal> | Readonly<Record<string, Principal>>, options: BearerTokenOptions = {},
-): Authenticate {
-  const table = tokens instanceof Map ? tokens : new Map(Object.entries(tokens));
+export function bearerTokens(tokens: TokenTable, options: BearerTokenOptions = {}): Authenticate {
+  const table = tableOf(tokens);
   return (request) => {
-    const header = request.headers.get('authorization');
-    if (header === null) return undefined;
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (bearer) {
-      const principal = table.get(bearer[1]!);
-      if (!principal) throw new CalendarError('invalid_credentials', msg('The provided bearer token is not valid.'));
-      return principal;
-    }
-    const basic = options.basic ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
-    const password = basic ? basicPassword(basic[1]!) : undefined;
-    const principal = password === undefined ? undefined : table.get(password);
-    if (!principal) throw new CalendarError('invalid_credentials', basic ? msg('The provided credentials are not valid.') : msg('The provided bearer token is not valid.'));
-    return principal;
+    const credentials = credentialsOf(request);
+    if (credentials === undefined) return undefined;
+    if (credentials.scheme === 'bearer') return table.get(credentials.token) ?? refuse(credentials);
+    if (credentials.scheme === 'basic' && options.basic) return table.get(credentials.password) ?? refuse(credentials);
+    return refuse(options.basic ? credentials : { scheme: 'other' });
   };
 }
 
-/** The password of Basic credentials (`name:password`, base64); undefined when malformed. */
-function basicPassword(encoded: string): string | undefined {
+export interface AccountCredentialsOptions {
+  /**
+   * Fixed tokens checked before the accounts (`evcal serve --user`), as `bearerTokens` with
+   * `basic: true` takes them.
+   * @default none
+   */
+  readonly tokens?: TokenTable;
+}
+
+/**
+ * Authentication against accounts kept in the storage (core's `createAccounts`), read on
+ * every request, so a revoked token or a changed role counts from the next request on, on
+ * every server sharing the storage. `Authorization: Bearer <token>` with an API token, or
+ * HTTP Basic with a user name and one of that user's application passwords, as the
+ * reference's clients send WordPress application passwords; wrong Basic credentials are
+ * refused as WordPress refuses them (401 `invalid_username`, `invalid_email` or
+ * `incorrect_password`).
+ */
+export function accountCredentials(
+  accounts: Pick<Accounts, 'verifyBearer' | 'verifyApplicationPassword'>, options: AccountCredentialsOptions = {},
+): Authenticate {
+  const table = tableOf(options.tokens ?? {});
+  return async (request) => {
+    const credentials = credentialsOf(request);
+    if (credentials === undefined) return undefined;
+    if (credentials.scheme === 'bearer') {
+      return table.get(credentials.token) ?? (await accounts.verifyBearer(credentials.token)) ?? refuse(credentials);
+    }
+    if (credentials.scheme !== 'basic') return refuse(credentials);
+    const fixed = table.get(credentials.password);
+    if (fixed) return fixed;
+    const checked = await accounts.verifyApplicationPassword(credentials.name, credentials.password);
+    if (checked.ok) return checked.principal;
+    throw BASIC_REFUSALS[checked.reason]();
+  };
+}
+
+// ---- helpers ----
+
+type Credentials =
+  | { readonly scheme: 'bearer'; readonly token: string }
+  | { readonly scheme: 'basic'; readonly name: string; readonly password: string }
+  /** Basic credentials that do not decode to `name:password`. */
+  | { readonly scheme: 'malformed-basic' }
+  | { readonly scheme: 'other' };
+
+/** What the Authorization header holds; undefined without one. */
+function credentialsOf(request: HandlerRequest): Credentials | undefined {
+  const header = request.headers.get('authorization');
+  if (header === null) return undefined;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (bearer) return { scheme: 'bearer', token: bearer[1]! };
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!basic) return { scheme: 'other' };
+  const decoded = decodeBasic(basic[1]!);
+  return decoded ?? { scheme: 'malformed-basic' };
+}
+
+/** `name:password` of Basic credentials (base64 of UTF-8); undefined when malformed. */
+function decodeBasic(encoded: string): Credentials | undefined {
   let decoded: string;
   try {
     // atob and TextDecoder rather than Buffer: the handler runs on any web-standard runtime.
@@ -60,5 +111,22 @@ function basicPassword(encoded: string): string | undefined {
     return undefined;
   }
   const colon = decoded.indexOf(':');
-  return colon < 0 ? undefined : decoded.slice(colon + 1);
+  return colon < 0 ? undefined : { scheme: 'basic', name: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+function refuse(credentials: Credentials): never {
+  throw credentials.scheme === 'basic' || credentials.scheme === 'malformed-basic'
+    ? invalidCredentials()
+    : new CalendarError('invalid_credentials', msg('The provided bearer token is not valid.'));
+}
+
+/** WordPress's answers to Basic credentials that name no user, or none of the user's application passwords. */
+const BASIC_REFUSALS = {
+  unknown_user: () => new CalendarError('unknown_user', msg('<strong>Error</strong>: Unknown username. Check again or try your email address.')),
+  unknown_email: () => new CalendarError('unknown_email', msg('<strong>Error</strong>: Unknown email address. Check again or try your username.')),
+  incorrect_password: () => new CalendarError('incorrect_password', msg('The provided password is an invalid application password.')),
+};
+
+function tableOf(tokens: TokenTable): ReadonlyMap<string, Principal> {
+  return tokens instanceof Map ? tokens : new Map(Object.entries(tokens));
 }

@@ -7,6 +7,7 @@
 // without the bytes changing, never the other way round).
 import { type Preconditions } from '@evcal/core';
 import { hashText } from '@evcal/core/binding';
+import { boundedMemo } from './memo';
 
 /** A parsed `If-Match` / `If-None-Match` value: `*`, or the listed tags. */
 export type EntityTags = '*' | readonly { readonly weak: boolean; readonly opaque: string }[];
@@ -18,8 +19,12 @@ export function entityTag(validator: string, variant: string, weak: boolean): st
 
 /** A short digest of what shapes the bytes besides the stored state. */
 export function variantOf(parts: readonly unknown[]): string {
-  return hashText(JSON.stringify(parts));
+  const text = JSON.stringify(parts);
+  return digests(text, () => hashText(text));
 }
+
+/** Most requests repeat the variant of one before them. */
+const digests = boundedMemo<string>(4096);
 
 /** Parses an `If-Match` / `If-None-Match` header; undefined when absent or malformed (then ignored). */
 export function parseEntityTags(header: string | null): EntityTags | undefined {

@@ -16,8 +16,11 @@ import { createRouter } from './route-table';
 import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
 import { translateDocument, translator, type Catalogue } from './i18n/translator';
 import type { RateLimit } from './rate-limit';
+import { authenticateLimited, type CredentialFailureLimit } from './credential-limit';
 import { internalError, noRoute, tooManyRequests, wireError, type WireErrorBody } from './wire-errors';
-import { fetchHandlerOf, type WireResponse } from './wire-response';
+import type { HandlerRequest } from './handler-request';
+import { boundedMemo } from './memo';
+import { fetchHandlerOf, type EvcalHandler, type FetchHandler, type WireResponse } from './wire-response';
 import { isTransportError } from './transport-errors';
 
 export interface FetchHandlerOptions {
@@ -41,15 +44,22 @@ export interface FetchHandlerOptions {
    * request.
    * @default the request's origin
    */
-  readonly siteUrl?: string | ((request: Request) => string);
+  readonly siteUrl?: string | ((request: HandlerRequest) => string);
   /** The largest request body accepted; larger ones get 413. @default 1048576 (1 MiB) */
   readonly maxBodyBytes?: number;
   /** Told about every unexpected error (the client gets a generic 500). @default console.error */
-  readonly onError?: (error: unknown, request: Request) => void;
+  readonly onError?: (error: unknown, request: HandlerRequest) => void;
   /** Cross-origin requests from these origins. @default off: no CORS headers */
   readonly cors?: CorsOptions;
   /** Asked before a request is served; a refusal is 429 with `Retry-After`. @default no limit */
   readonly rateLimit?: RateLimit;
+  /**
+   * Slows down guessing of credentials: told of every failed and successful authentication
+   * per client address, it makes an address that failed too often wait (429 with
+   * `Retry-After` to requests with credentials). See `memoryCredentialFailureLimit`.
+   * @default no limit
+   */
+  readonly credentialFailures?: CredentialFailureLimit;
   /**
    * Refuse writes to an existing resource (update, patch, delete by id or slug) that carry no
    * `If-Match` with 428 `rest_precondition_required`, so that no client can overwrite a change
@@ -67,7 +77,6 @@ export interface FetchHandlerOptions {
   readonly locale?: string | Catalogue;
 }
 
-export type FetchHandler = (request: Request) => Promise<Response>;
 
 const BASE_HEADERS = {
   'content-type': 'application/json; charset=UTF-8',
@@ -77,7 +86,7 @@ const BASE_HEADERS = {
   'access-control-expose-headers': 'X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link, ETag',
 };
 
-export function createFetchHandler(calendar: Calendar, options: FetchHandlerOptions = {}): FetchHandler {
+export function createFetchHandler(calendar: Calendar, options: FetchHandlerOptions = {}): EvcalHandler {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const namespace = (options.namespace ?? 'cal/events/v1').replace(/^\/+|\/+$/g, '');
   const prefix = `${basePath}/${namespace}`;
@@ -86,13 +95,17 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   const router = createRouter();
   const t = translator(options.locale);
   const documents = documentCache();
+  // Most requests repeat a query string and a path already seen: parsed and matched once.
+  const queries = boundedMemo<Record<string, unknown>>(1024);
+  const matches = boundedMemo<ReturnType<typeof router.match>>(1024);
 
-  return fetchHandlerOf(async function handle(request: Request, signal: AbortSignal = request.signal): Promise<WireResponse> {
+  return fetchHandlerOf(async function handle(request: HandlerRequest): Promise<WireResponse> {
     const site = typeof options.siteUrl === 'function' ? options.siteUrl(request) : options.siteUrl;
     const url = restRouteUrl(new URL(request.url), sitePathOf(site), basePath);
-    const siteRoot = (site ?? url.origin).replace(/\/+$/, '');
-    const apiRoot = `${url.origin}${prefix}`;
-    const query = safeQuery(url);
+    const urlOrigin = `${url.protocol}//${url.host}`;
+    const siteRoot = (site ?? urlOrigin).replace(/\/+$/, '');
+    const apiRoot = `${urlOrigin}${prefix}`;
+    const query = queries(url.search, () => safeQuery(url));
     let method = request.method.toUpperCase();
     const override = (typeof query._method === 'string' ? query._method : request.headers.get('x-http-method-override'))?.toUpperCase();
     if (override && method === 'POST') method = override;
@@ -111,8 +124,11 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       const path = pathWithin(url.pathname, prefix);
       if (path === undefined) return send(404, noRoute(t));
       // iCalendar addresses (`/events.ics`, …) first: `/events/by-slug/x.ics` is a feed, not the slug "x.ics".
-      const feedRoute = matchFeedRoute(path, head ? 'GET' : method);
-      const { match, allowed } = feedRoute.allowed.length ? feedRoute : router.match(path, head ? 'GET' : method);
+      const routeMethod = head ? 'GET' : method;
+      const { match, allowed } = matches(`${routeMethod} ${path}`, () => {
+        const feedRoute = matchFeedRoute(path, routeMethod);
+        return feedRoute.allowed.length ? feedRoute : router.match(path, routeMethod);
+      });
       if (method === 'OPTIONS' && allowed.length > 0) {
         const preflight = request.headers.has('access-control-request-method') ? preflightHeaders(options.cors, origin, allowed) : {};
         if (Object.keys(preflight).length > 0) {
@@ -122,7 +138,9 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       }
       if (!match) return send(404, noRoute(t));
 
-      const principal = options.authenticate ? await options.authenticate(request) : undefined;
+      const authenticated = options.authenticate ? await authenticateLimited(options.authenticate, options.credentialFailures, request) : undefined;
+      if (authenticated && 'retryAfter' in authenticated) return send(429, tooManyRequests(t), { 'retry-after': String(authenticated.retryAfter) });
+      const principal = authenticated?.principal;
       if (options.rateLimit) {
         const decision = await options.rateLimit({ request, principal, route: match.route.path });
         if (!decision.allowed) {
@@ -174,7 +192,9 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
           const etag = validator === undefined ? undefined
             : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, url.search, reading ? 'read' : 'write']), false);
           if (reading && etag && !noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
-          const location = action.kind === 'create' && action.location ? selfUrl(body) : undefined;
+          const location = action.kind !== 'create' ? undefined
+            : action.location === 'self' ? selfUrl(body)
+            : action.location === 'id' ? idUrl(`${apiRoot}${match.route.path}`, body) : undefined;
           return send(match.route.status, body, { ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(reading ? caching : {}) });
         }
       }
@@ -184,7 +204,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
         return send(body.data.status, body);
       }
       // The client went away (e.g. mid-upload): nothing went wrong here, and nobody will read this.
-      if (signal.aborted) return { status: 499, headers: {}, body: null };
+      if (request.signal.aborted) return { status: 499, headers: {}, body: null };
       onError(error, request);
       return send(500, internalError(t));
     }
@@ -227,6 +247,12 @@ function listHeaders(list: { total: number; totalPages: number; next?: string; p
     'x-tec-totalpages': String(list.totalPages),
     ...(links.length ? { link: links.join(', ') } : {}),
   };
+}
+
+/** The address of a created resource under its collection's address, by its `id` (a webhook endpoint). */
+function idUrl(collection: string, body: object): string | undefined {
+  if (!('id' in body) || (typeof body.id !== 'string' && typeof body.id !== 'number')) return undefined;
+  return `${collection}/${encodeURIComponent(String(body.id))}`;
 }
 
 /** The address of a created resource in the API (`urls.self` of a term). */
@@ -279,4 +305,4 @@ function documentCache(limit = 32): <T>(key: string, build: () => T) => T {
   };
 }
 
-export type { Principal, WireErrorBody };
+export type { EvcalHandler, FetchHandler, Principal, WireErrorBody };

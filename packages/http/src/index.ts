@@ -1,16 +1,24 @@
 // @evcal/http: the evcal API as a web-standard fetch handler. The bridges are subpaths:
 // @evcal/http/node (node:http, Express, Connect) and @evcal/http/next (Next.js).
 export { createFetchHandler } from './fetch-handler';
-export type { FetchHandler, FetchHandlerOptions } from './fetch-handler';
+export type { FetchHandlerOptions } from './fetch-handler';
+export type { EvcalHandler, FetchHandler, WireHandler, WireResponse } from './wire-response';
+export type { HandlerRequest, HeaderReader } from './handler-request';
 export { createLanguageHandler } from './language-handler';
 export type { LanguageHandlerOptions } from './language-handler';
 export { LANGUAGES, translator } from './i18n/translator';
 export type { Catalogue, Translator } from './i18n/translator';
-export { bearerTokens, invalidCredentials } from './auth';
-export type { Authenticate, BearerTokenOptions } from './auth';
+export { accountCredentials, bearerTokens, invalidCredentials } from './auth';
+export type { AccountCredentialsOptions, Authenticate, BearerTokenOptions } from './auth';
+export { memoryCredentialFailureLimit } from './credential-limit';
+export type { CredentialFailureLimit, MemoryCredentialFailureLimitOptions } from './credential-limit';
 export { clientAddress } from './client-address';
-export { routes, createRouter, wordpressPattern } from './route-table';
-export type { Route, RouteAction, RouteOperation, RoutePlanner, FeedKind, Method, OperationName, FeedOperationName, Router, RouteMatch } from './route-table';
+export { routes, syncRoutes, createRouter, wordpressPattern } from './route-table';
+export type {
+  Route, RouteAction, RouteOperation, RoutePlanner, FeedKind, Method, OperationName, FeedOperationName, SyncOperationName, Router, RouteMatch,
+} from './route-table';
+export { createWebhookSender, signWebhook, isPrivateAddress } from './webhook-sender';
+export type { WebhookSenderOptions } from './webhook-sender';
 export { feedRoutes } from './ical-routes';
 export { openApiDocument } from './openapi';
 export { namespaceIndex } from './namespace-index';

@@ -1,9 +1,9 @@
 // Language-specific base addresses: one handler per language, each mounted under
 // `<basePath>/<language>`, and the default language also at `<basePath>` itself.
 import type { Calendar } from '@evcal/core';
-import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch-handler';
+import { createFetchHandler, type FetchHandlerOptions } from './fetch-handler';
 import type { Catalogue } from './i18n/translator';
-import { fetchHandlerOf, wireOf } from './wire-response';
+import { fetchHandlerOf, type EvcalHandler } from './wire-response';
 
 export interface LanguageHandlerOptions extends Omit<FetchHandlerOptions, 'locale'> {
   /**
@@ -18,7 +18,7 @@ export interface LanguageHandlerOptions extends Omit<FetchHandlerOptions, 'local
  * `<basePath>/<language>/<namespace>` in each of them (`/de/cal/events/v1`). URLs in
  * responses keep the address they were requested under.
  */
-export function createLanguageHandler(calendar: Calendar, options: LanguageHandlerOptions): FetchHandler {
+export function createLanguageHandler(calendar: Calendar, options: LanguageHandlerOptions): EvcalHandler {
   const { languages, ...rest } = options;
   if (languages.length === 0) throw new TypeError('evcal: createLanguageHandler needs at least one language');
   const basePath = (rest.basePath ?? '').replace(/\/+$/, '');
@@ -34,11 +34,9 @@ export function createLanguageHandler(calendar: Calendar, options: LanguageHandl
     const segment = `${basePath}/${tagOf(locale).toLowerCase()}`;
     return { segment, handler: createFetchHandler(calendar, { ...rest, basePath: segment, locale }) };
   });
-  const fallbackWire = wireOf(fallback)!;
-  const prefixedWire = prefixed.map(({ segment, handler }) => ({ segment, wire: wireOf(handler)! }));
-  return fetchHandlerOf((request, signal) => {
+  return fetchHandlerOf((request) => {
     const path = new URL(request.url).pathname.toLowerCase();
-    const hit = prefixedWire.find(({ segment }) => path === segment || path.startsWith(`${segment}/`));
-    return (hit?.wire ?? fallbackWire)(request, signal);
+    const hit = prefixed.find(({ segment }) => path === segment || path.startsWith(`${segment}/`));
+    return (hit?.handler ?? fallback).handle(request);
   });
 }

@@ -3,15 +3,15 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { ArgSpec } from '@evcal/core/binding';
 import { feedRoutes } from './ical-routes';
-import { routes, wordpressPattern, type Method, type Route } from './route-table';
+import { routes, syncRoutes, wordpressPattern, type Method, type Route } from './route-table';
 
 export function namespaceIndex(namespace: string, apiRoot: string, siteRoot: string): Record<string, unknown> {
   const byPath = new Map<string, Route[]>();
-  for (const route of [...routes, ...feedRoutes]) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  for (const route of [...routes, ...feedRoutes, ...syncRoutes]) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   const described: Record<string, unknown> = {};
   for (const [path, group] of byPath) {
     const methods = [...new Set(group.flatMap((r) => r.methods))];
-    const key = `/${namespace}${wordpressPattern(path)}`;
+    const key = `/${namespace}${wordpressPattern(path, group[0]!.params)}`;
     described[key] = {
       namespace,
       methods,

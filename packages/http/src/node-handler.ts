@@ -1,8 +1,7 @@
 // toNodeHandler: the fetch handler as a node:http / Express / Connect request listener.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setClientAddress } from './client-address';
-import type { FetchHandler } from './fetch-handler';
-import { isPieces, wireOf, type WireResponse } from './wire-response';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { HandlerRequest, HeaderReader } from './handler-request';
+import { isPieces, type EvcalHandler, type FetchHandler, type WireResponse } from './wire-response';
 
 /** What node:http, Express and Connect pass a request handler. */
 export type NodeHandler = (req: IncomingMessage & { body?: unknown; originalUrl?: string }, res: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -10,7 +9,8 @@ export type NodeHandler = (req: IncomingMessage & { body?: unknown; originalUrl?
 export interface NodeHandlerOptions {
   /**
    * Trust `X-Forwarded-Proto` and `X-Forwarded-Host` for the request's origin, and
-   * `X-Forwarded-For` for the client address (behind a proxy).
+   * `X-Forwarded-For` for the client address (behind one proxy you control): its last entry,
+   * the address the proxy saw, as proxies append to what the client sent.
    * @default false
    */
   readonly trustProxy?: boolean;
@@ -21,28 +21,25 @@ export interface NodeHandlerOptions {
  * mount path there), so absolute URLs in responses are right under any mount. A body another
  * middleware already read (`req.body`, e.g. from `express.json()`) is used as is; otherwise
  * the body is streamed, and the handler's size cap applies. A client that disconnects aborts
- * the request (the `Request`'s signal; evcal's own handler gets the signal beside it). evcal's
- * handlers' answers are written directly, other handlers' through their web `Response`.
+ * the request's signal.
+ *
+ * evcal's handlers (those with `handle`) are called with the request as node gave it (a
+ * `HandlerRequest` over its headers, no web Request) and their answers written directly; any
+ * other fetch handler gets a web Request and its Response is copied out.
  */
-export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
-  // evcal's own handlers answer in wire form too: written as is, without a web Response between.
-  const wire = wireOf(handler);
+export function toNodeHandler(handler: FetchHandler | EvcalHandler, options: NodeHandlerOptions = {}): NodeHandler {
+  const handle = 'handle' in handler ? handler.handle : undefined;
   return (req, res, next) => {
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    // evcal's handler takes the signal beside the request; any other handler finds it on it.
-    const { request, body } = toRequest(req, wire ? undefined : abort.signal, options);
-    const served = wire
-      ? wire(request, abort.signal).then((w) => writeWire(w, res))
-      : handler(request).then((response) => writeResponse(response, res));
+    const request = new NodeRequest(req, res, options);
+    const served = handle
+      ? handle(request).then((w) => writeWire(w, res))
+      : handler(webRequest(request)).then((response) => writeResponse(response, res));
     served
       .then(() => {
-        if (body && !req.readableEnded) body.drain();
+        if (request.read && !req.readableEnded) request.read.drain();
       })
       .catch((error: unknown) => {
-        if (abort.signal.aborted) return;
+        if (request.gone) return;
         if (next) next(error);
         else {
           res.statusCode = 500;
@@ -52,42 +49,116 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
   };
 }
 
-function toRequest(
-  req: IncomingMessage & { body?: unknown; originalUrl?: string }, signal: AbortSignal | undefined, options: NodeHandlerOptions,
-): { request: Request; body?: NodeBody } {
-  const forwarded = (name: string) => (options.trustProxy ? firstValue(req.headers[name]) : undefined);
-  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-  const protocol = forwarded('x-forwarded-proto') ?? (encrypted ? 'https' : 'http');
-  const host = forwarded('x-forwarded-host') ?? req.headers.host ?? 'localhost';
-  const url = new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${host}`);
+type NodeRequestIn = IncomingMessage & { body?: unknown; originalUrl?: string };
+
+/** Node's request as evcal's handler reads it: its header object read in place, its body streamed when asked for. */
+class NodeRequest implements HandlerRequest {
+  readonly method: string;
+  readonly url: string;
+  headers: HeaderReader;
+  readonly clientAddress: string | undefined;
+  /** The streamed body, once asked for. */
+  read: NodeBody | undefined;
+  private parsedBody: BodyInit | undefined;
+  private abort: AbortController | undefined;
+
+  constructor(private readonly req: NodeRequestIn, private readonly res: ServerResponse, options: NodeHandlerOptions) {
+    const forwarded = (name: string) => (options.trustProxy ? firstValue(req.headers[name]) : undefined);
+    const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+    const protocol = forwarded('x-forwarded-proto') ?? (encrypted ? 'https' : 'http');
+    const host = forwarded('x-forwarded-host') ?? req.headers.host ?? 'localhost';
+    const target = req.originalUrl ?? req.url ?? '/';
+    // An absolute-form target (`GET http://host/path`) is already a URL.
+    this.url = /^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `${protocol}://${host}${target.startsWith('/') ? '' : '/'}${target}`;
+    this.method = (req.method ?? 'GET').toUpperCase();
+    this.headers = nodeHeaders(req.headers);
+    this.clientAddress = (options.trustProxy ? lastValue(req.headers['x-forwarded-for']) : undefined) ?? req.socket.remoteAddress;
+  }
+
+  /**
+   * Aborted when the client goes away before the answer is written. Made when first asked for
+   * (most answers never look): a response already closed by then aborts it at once.
+   */
+  get signal(): AbortSignal {
+    if (!this.abort) {
+      const abort = (this.abort = new AbortController());
+      if (this.gone) abort.abort();
+      else this.res.once('close', () => {
+        if (!this.res.writableFinished) abort.abort();
+      });
+    }
+    return this.abort.signal;
+  }
+
+  /** Whether the client went away before the answer was written. */
+  get gone(): boolean {
+    return this.res.closed && !this.res.writableFinished;
+  }
+
+  /** The body: one another middleware parsed (as bytes or JSON), or the request stream itself. */
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.method === 'GET' || this.method === 'HEAD') return null;
+    const parsed = this.parsed();
+    if (parsed !== undefined) return new Response(parsed).body;
+    this.read ??= nodeBody(this.req);
+    return this.read.stream;
+  }
+
+  /**
+   * A body a parser has consumed, as the bytes to read instead (an object parsed from JSON or
+   * an extended urlencoded form goes on as JSON). Only a body whose stream was read counts:
+   * body-parser 1 sets `req.body = {}` on requests it skips, and their stream must still be read.
+   */
+  parsed(): BodyInit | undefined {
+    if (this.parsedBody !== undefined) return this.parsedBody;
+    const parsed = this.req.readableEnded ? this.req.body : undefined;
+    if (parsed === undefined || parsed === null) return undefined;
+    if (typeof parsed === 'string') return (this.parsedBody = parsed);
+    if (parsed instanceof Uint8Array) return (this.parsedBody = Buffer.from(parsed));
+    if (typeof parsed === 'object') {
+      this.headers = overriding(this.headers, { 'content-type': 'application/json', 'content-length': null });
+      return (this.parsedBody = JSON.stringify(parsed));
+    }
+    return undefined;
+  }
+}
+
+/** Node's header object (names already lower case) as a HeaderReader; repeated headers are joined as a web Headers joins them. */
+function nodeHeaders(headers: IncomingHttpHeaders): HeaderReader {
+  const value = (name: string): string | null => {
+    const v = headers[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  };
+  return { get: value, has: (name) => value(name) !== null };
+}
+
+/** Headers with some replaced (a string) or removed (null). */
+function overriding(headers: HeaderReader, changes: Readonly<Record<string, string | null>>): HeaderReader {
+  const value = (name: string): string | null => {
+    const lower = name.toLowerCase();
+    return lower in changes ? changes[lower]! : headers.get(lower);
+  };
+  return { get: value, has: (name) => value(name) !== null };
+}
+
+/** A web Request of the node request, for fetch handlers that are not evcal's. */
+function webRequest(request: NodeRequest): Request {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
+  for (const [name, value] of Object.entries(request['req'].headers)) {
     if (value === undefined || name.startsWith(':')) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  const method = (req.method ?? 'GET').toUpperCase();
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, ...(signal ? { signal } : {}) };
-  let body: NodeBody | undefined;
-  if (method !== 'GET' && method !== 'HEAD') {
-    // Only a body whose stream a parser has consumed counts as parsed: body-parser 1 sets
-    // `req.body = {}` on requests it skips, and their stream must still be read here.
-    const parsed = req.readableEnded ? req.body : undefined;
-    if (parsed !== undefined && (typeof parsed === 'string' || parsed instanceof Uint8Array)) {
-      init.body = typeof parsed === 'string' ? parsed : Buffer.from(parsed);
-    } else if (parsed !== undefined && parsed !== null && typeof parsed === 'object') {
-      // Already parsed by another middleware (JSON or an extended urlencoded parser): pass the values on as JSON.
+  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers, signal: request.signal };
+  const body = request.body;
+  if (body) {
+    if (request.parsed() !== undefined) {
       headers.set('content-type', 'application/json');
       headers.delete('content-length');
-      init.body = JSON.stringify(parsed);
-    } else {
-      body = nodeBody(req);
-      init.body = body.stream;
-      init.duplex = 'half';
     }
+    init.body = body;
+    init.duplex = 'half';
   }
-  const request = new Request(url, init);
-  setClientAddress(request, forwarded('x-forwarded-for') ?? req.socket.remoteAddress);
-  return { request, ...(body ? { body } : {}) };
+  return new Request(request.url, init);
 }
 
 /** Bytes of a refused body still read and discarded so the connection stays usable; beyond, it is cut. */
@@ -213,6 +284,12 @@ function drained(res: ServerResponse): Promise<void> {
     res.on('drain', done);
     res.on('close', done);
   });
+}
+
+/** The last entry of a list header: the one the nearest proxy added (entries before it are the client's to forge). */
+function lastValue(v: string | string[] | undefined): string | undefined {
+  const s = Array.isArray(v) ? v.join(',') : v;
+  return s?.split(',').at(-1)?.trim() || undefined;
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {

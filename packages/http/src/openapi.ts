@@ -4,7 +4,7 @@ import type { ArgSpecs } from '@evcal/core/binding';
 import { COMPONENTS, RESPONSE_COMPONENTS } from './openapi-components';
 import { inputSchema } from './namespace-index';
 import { feedRoutes, isNegotiated } from './ical-routes';
-import { routes, type Route } from './route-table';
+import { routes, syncRoutes, type Route } from './route-table';
 
 const INFO = {
   version: '1.0.0',
@@ -17,7 +17,8 @@ function successSchema(route: Route): Record<string, unknown> {
   const [collection = ''] = route.path.split('/').filter(Boolean);
   const components = RESPONSE_COMPONENTS[collection];
   if (!components) return { type: 'object', additionalProperties: true };
-  return { $ref: `#/components/schemas/${route.action.kind === 'list' ? components.list : components.item}` };
+  const answers = route.answers ?? (route.action.kind === 'list' ? 'list' : 'item');
+  return { $ref: `#/components/schemas/${components[answers]}` };
 }
 
 const ERROR = { $ref: '#/components/schemas/Error' };
@@ -57,9 +58,21 @@ const WRITE_CONDITIONS = {
   '428': { description: 'This server needs If-Match on changes (rest_precondition_required)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
 };
 
-/** How a route takes part in validators: reads answer 304, changes to an existing resource take preconditions. */
-function validation(route: Route): 'read' | 'change' | 'create' {
+/** Route-specific meanings of an error status. */
+const ERRORS_OF: Partial<Record<Route['operation'], Record<string, string>>> = {
+  'changes.list': { '410': 'The sync token has expired (changes-token-expired) or was not issued by this calendar (changes-token-invalid): list everything again' },
+  'webhooks.get': { '404': 'No webhook endpoint has this ID (webhook-not-found)' },
+  'webhooks.update': { '404': 'No webhook endpoint has this ID (webhook-not-found)' },
+  'webhooks.delete': { '404': 'No webhook endpoint has this ID (webhook-not-found)' },
+};
+
+/**
+ * How a route takes part in validators: reads answer 304, changes to an existing resource take
+ * preconditions; answers without validators (the change feed, webhook endpoints) do neither.
+ */
+function validation(route: Route): 'read' | 'change' | 'create' | 'plain' {
   const { kind } = route.action;
+  if (route.validators === false || kind === 'write') return 'plain';
   return kind === 'change' || kind === 'create' ? kind : 'read';
 }
 
@@ -101,11 +114,14 @@ function operation(route: Route, method: string): Record<string, unknown> {
     responses: {
       [String(route.status)]: {
         description: route.summary,
-        headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL, ...(route.action.kind === 'list' ? LIST_HEADERS : {}) } : { ETag: ETAG },
+        headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL, ...(route.action.kind === 'list' ? LIST_HEADERS : {}) }
+          : kind === 'plain' ? {} : { ETag: ETAG },
         content: successContent(route),
       },
       ...(kind === 'read' ? { '304': NOT_MODIFIED } : {}),
-      ...Object.fromEntries(Object.entries({ ...ERRORS, ...(inBody ? BODY_ERRORS : {}), ...(method === 'get' ? {} : WRITE_ERRORS) }).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
+      ...Object.fromEntries(Object.entries({
+        ...ERRORS, ...(inBody ? BODY_ERRORS : {}), ...(method === 'get' ? {} : WRITE_ERRORS), ...ERRORS_OF[route.operation],
+      }).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
       ...(kind === 'change' ? WRITE_CONDITIONS : {}),
     },
   };
@@ -122,7 +138,7 @@ function successContent(route: Route): Record<string, unknown> {
 /** The OpenAPI document; `apiRoot` is the API root as the client reached it. */
 export function openApiDocument(apiRoot: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of [...routes, ...feedRoutes]) {
+  for (const route of [...routes, ...feedRoutes, ...syncRoutes]) {
     if (route.path === '') continue;
     const item = (paths[route.path] ??= {});
     for (const method of route.methods) item[method.toLowerCase()] = operation(route, method.toLowerCase());

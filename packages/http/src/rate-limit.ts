@@ -3,9 +3,10 @@
 // one process; behind several processes use a shared store (Redis, the proxy) in your own hook.
 import type { Principal } from '@evcal/core';
 import { clientAddress } from './client-address';
+import type { HandlerRequest } from './handler-request';
 
 export interface RateLimitRequest {
-  readonly request: Request;
+  readonly request: HandlerRequest;
   /** The authenticated caller, if any. */
   readonly principal: Principal | undefined;
   /** The route path, e.g. `/events/{id}`. */

@@ -1,6 +1,7 @@
 // Where a request's parameters come from (behaviour reference: "Request pipeline"): JSON body (only
 // with a JSON content type), form body, query string, path captures; the first non-null value wins.
 import { msg } from '@evcal/core';
+import type { HandlerRequest } from './handler-request';
 import { TransportError } from './transport-errors';
 import { parsePhpParams, type PhpParseLimits } from './php-params';
 
@@ -31,7 +32,7 @@ export function queryParams(url: URL, limits?: PhpParseLimits): Record<string, u
  * The parameters of the body: JSON (an object; anything else is ignored, as WordPress does),
  * URL-encoded or multipart form. Reads at most `maxBytes`.
  */
-export async function bodyParams(request: Request, maxBytes: number, limits?: PhpParseLimits): Promise<Record<string, unknown>> {
+export async function bodyParams(request: HandlerRequest, maxBytes: number, limits?: PhpParseLimits): Promise<Record<string, unknown>> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return {};
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
   const declared = Number(request.headers.get('content-length'));
@@ -63,7 +64,7 @@ export async function bodyParams(request: Request, maxBytes: number, limits?: Ph
 }
 
 /** The body's bytes, refusing more than `maxBytes`. */
-async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+async function readBytes(request: HandlerRequest, maxBytes: number): Promise<Uint8Array> {
   const reader = request.body!.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -2,8 +2,8 @@
 // order. The router, the namespace descriptor and /doc all read this one table.
 import { type Calendar, type CallContext, type ListPlan } from '@evcal/core';
 import {
-  eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs, linkedPostIdArg, linkedPostListArgs,
-  linkedPostSlugArg, linkedPostWriteArgs, readArgs, termIdArg, termListArgs, termWriteArgs, type ArgSpecs,
+  changesArgs, eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs, linkedPostIdArg, linkedPostListArgs,
+  linkedPostSlugArg, linkedPostWriteArgs, readArgs, termIdArg, termListArgs, termWriteArgs, webhookIdArg, webhookWriteArgs, type ArgSpecs,
 } from '@evcal/core/binding';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -11,9 +11,12 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** The iCalendar feed routes' operations (ical-routes.ts). */
 export type FeedOperationName = 'events.feed' | 'events.feedOne' | 'events.feedBySlug';
 
+/** The operations of evcal's own routes for keeping a copy in sync. */
+export type SyncOperationName = 'changes.list' | `webhooks.${'list' | 'create' | 'get' | 'update' | 'delete'}`;
+
 /** The calendar operation a route runs. */
 export type OperationName =
-  | 'root' | 'doc' | FeedOperationName
+  | 'root' | 'doc' | FeedOperationName | SyncOperationName
   | `${'events' | 'venues' | 'organizers'}.${'list' | 'create' | 'get' | 'getBySlug' | 'update' | 'updateBySlug' | 'patch' | 'patchBySlug' | 'delete' | 'deleteBySlug'}`
   | `${'categories' | 'tags'}.${'list' | 'create' | 'get' | 'update' | 'delete'}`;
 
@@ -31,9 +34,12 @@ export type FeedKind = 'list' | 'id' | 'slug';
 /**
  * What a route does and how its answer is made, read by the handler (no dispatch by name):
  * - `list`: planned, a weak ETag, 304 to a matching If-None-Match, X-TEC-* totals and Link;
- * - `read`: a strong ETag, 304 to a matching If-None-Match;
- * - `create`: 201, with a `Location` header when `location` says so;
+ * - `read`: Cache-Control and Vary; a strong ETag when the answer has a validator, and 304 to
+ *   a matching If-None-Match;
+ * - `create`: 201, with a `Location` header when `location` says where: the answer's own
+ *   address (`self`: its `urls.self`) or the route's path and the answer's `id` (`id`);
  * - `change`: a write to an existing resource, whose If-Match / If-None-Match are preconditions;
+ * - `write`: a write to an existing resource that has no validator (a webhook endpoint): no preconditions;
  * - `feed`: an iCalendar feed; `list` and `read` routes with `feed` answer one when `Accept` asks.
  */
 export type RouteAction =
@@ -41,8 +47,9 @@ export type RouteAction =
   | { readonly kind: 'doc' }
   | { readonly kind: 'list'; readonly plan: (calendar: Calendar) => RoutePlanner; readonly feed?: FeedKind }
   | { readonly kind: 'read'; readonly run: (calendar: Calendar) => RouteOperation; readonly feed?: FeedKind }
-  | { readonly kind: 'create'; readonly run: (calendar: Calendar) => RouteOperation; readonly location?: boolean }
+  | { readonly kind: 'create'; readonly run: (calendar: Calendar) => RouteOperation; readonly location?: 'self' | 'id' }
   | { readonly kind: 'change'; readonly run: (calendar: Calendar) => RouteOperation }
+  | { readonly kind: 'write'; readonly run: (calendar: Calendar) => RouteOperation }
   | { readonly kind: 'feed'; readonly feed: FeedKind };
 
 export interface Route {
@@ -58,6 +65,12 @@ export interface Route {
   /** Success status. */
   readonly status: 200 | 201;
   readonly summary: string;
+  /** Path parameters other than digits (`{id}`) and slugs (`{slug}`): their regular expressions. */
+  readonly params?: Readonly<Record<string, string>>;
+  /** Which representation of its collection answers (/doc): the list for `list` actions and the item otherwise, unless this says. */
+  readonly answers?: 'item' | 'list';
+  /** False when the answers carry no validator (no ETag, no 304): the change feed and webhook endpoints. */
+  readonly validators?: false;
 }
 
 const UPDATE = ['POST', 'PUT'] as const;
@@ -97,7 +110,7 @@ function termRoutes(collection: 'categories' | 'tags'): Route[] {
   return [
     { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, action: { kind: 'list', plan: (c) => ops(c).planList }, args: termListArgs(taxonomy), status: 200, summary: `List ${collection}` },
     // The reference answers a new term with its address in `Location` (as WordPress's term controller does).
-    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, action: { kind: 'create', run: (c) => ops(c).create, location: true }, args: termWriteArgs(taxonomy, true), status: 201, summary: `Create a ${taxonomy}` },
+    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, action: { kind: 'create', run: (c) => ops(c).create, location: 'self' }, args: termWriteArgs(taxonomy, true), status: 201, summary: `Create a ${taxonomy}` },
     { path: `/${collection}/{id}`, methods: ['GET'], operation: `${collection}.get`, action: { kind: 'read', run: (c) => ops(c).get }, args: id, status: 200, summary: `Read a ${taxonomy}` },
     { path: `/${collection}/{id}`, methods: ['POST', 'PUT', 'PATCH'], operation: `${collection}.update`, action: { kind: 'change', run: (c) => ops(c).update }, args: { ...id, ...termWriteArgs(taxonomy, false) }, status: 200, summary: `Update a ${taxonomy} (only the fields sent change)` },
     { path: `/${collection}/{id}`, methods: ['DELETE'], operation: `${collection}.delete`, action: { kind: 'change', run: (c) => ops(c).delete }, args: id, status: 200, summary: `Delete a ${taxonomy} for good` },
@@ -115,9 +128,45 @@ export const routes: readonly Route[] = [
   ...termRoutes('tags'),
 ];
 
+/**
+ * evcal's routes beyond the reference's (docs/sync.md, docs/webhooks.md): the change feed and
+ * webhook endpoints. Served, described by the namespace index and documented in /doc like the
+ * others.
+ */
+const WEBHOOK_ID = { id: '[A-Za-z0-9_-]+' };
+export const syncRoutes: readonly Route[] = withoutValidators([
+  {
+    path: '/changes', methods: ['GET'], operation: 'changes.list', action: { kind: 'read', run: (c) => c.changes.list }, args: changesArgs, status: 200,
+    summary: 'The records changed after a sync token, as they are now, and tombstones of those gone; without a token, a token for now',
+  },
+  { path: '/webhooks', methods: ['GET'], operation: 'webhooks.list', action: { kind: 'read', run: (c) => c.webhooks.list }, args: {}, status: 200, answers: 'list', summary: 'List webhook endpoints (administrators)' },
+  {
+    path: '/webhooks', methods: ['POST'], operation: 'webhooks.create', action: { kind: 'create', run: (c) => c.webhooks.create, location: 'id' }, args: webhookWriteArgs(true), status: 201,
+    summary: 'Register a webhook endpoint (administrators); the answer carries its secret',
+  },
+  {
+    path: '/webhooks/{id}', methods: ['GET'], operation: 'webhooks.get', action: { kind: 'read', run: (c) => c.webhooks.get }, args: { id: webhookIdArg }, status: 200,
+    summary: 'Read a webhook endpoint, with its secret (administrators)', params: WEBHOOK_ID,
+  },
+  {
+    path: '/webhooks/{id}', methods: ['POST', 'PUT', 'PATCH'], operation: 'webhooks.update', action: { kind: 'write', run: (c) => c.webhooks.update },
+    args: { id: webhookIdArg, ...webhookWriteArgs(false) }, status: 200, summary: 'Change a webhook endpoint: only the fields sent change (administrators)', params: WEBHOOK_ID,
+  },
+  {
+    path: '/webhooks/{id}', methods: ['DELETE'], operation: 'webhooks.delete', action: { kind: 'write', run: (c) => c.webhooks.delete }, args: { id: webhookIdArg }, status: 200,
+    summary: 'Remove a webhook endpoint and its waiting deliveries (administrators)', params: WEBHOOK_ID,
+  },
+]);
+
+function withoutValidators(table: Route[]): Route[] {
+  return table.map((route) => ({ ...route, validators: false }));
+}
+
 /** `/events/{id}` as the reference writes route patterns: `/events/(?P<id>\d+)`. */
-export function wordpressPattern(path: string): string {
-  return path.replace(/\./g, '\\.').replace('{id}', '(?P<id>\\d+)').replace('{slug}', '(?P<slug>[^/]+)');
+export function wordpressPattern(path: string, params: Readonly<Record<string, string>> = {}): string {
+  let out = path.replace(/\./g, '\\.');
+  for (const [name, pattern] of Object.entries(params)) out = out.replace(`{${name}}`, `(?P<${name}>${pattern})`);
+  return out.replace('{id}', '(?P<id>\\d+)').replace('{slug}', '(?P<slug>[^/]+)');
 }
 
 export interface RouteMatch {
@@ -130,12 +179,17 @@ export interface Router {
   match(path: string, method: string): { match?: RouteMatch; allowed: readonly Method[] };
 }
 
-/** A router over a route table. Ids are digits; slugs are one or more characters other than `/`. */
-export function createRouter(table: readonly Route[] = routes): Router {
-  const compiled = table.map((route) => ({
-    route,
-    regex: new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{id}', '(?<id>\\d+)').replace('{slug}', '(?<slug>[^/]+)')}/?$`, 'i'),
-  }));
+/**
+ * A router over a route table (the reference's routes and evcal's sync routes by default). Ids
+ * are digits, unless the route gives their pattern; slugs are one or more characters other than `/`.
+ */
+export function createRouter(table: readonly Route[] = [...routes, ...syncRoutes]): Router {
+  const compiled = table.map((route) => {
+    let source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    for (const [name, pattern] of Object.entries(route.params ?? {})) source = source.replace(`{${name}}`, `(?<${name}>${pattern})`);
+    source = source.replace('{id}', '(?<id>\\d+)').replace('{slug}', '(?<slug>[^/]+)');
+    return { route, regex: new RegExp(`^${source}/?$`, 'i') };
+  });
   return {
     match(path, method) {
       const allowed: Method[] = [];

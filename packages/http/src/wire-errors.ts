@@ -17,6 +17,10 @@ const WIRE: Record<CalendarErrorCode | TransportErrorCode, WireError> = {
   unauthenticated: { code: 'rest_forbidden', status: 401 },
   forbidden: { code: 'rest_forbidden', status: 403 },
   invalid_credentials: { code: 'rest_invalid_token', status: 401 },
+  // Application passwords over HTTP Basic: WordPress's codes (wp_authenticate_application_password).
+  unknown_user: { code: 'invalid_username', status: 401 },
+  unknown_email: { code: 'invalid_email', status: 401 },
+  incorrect_password: { code: 'incorrect_password', status: 401 },
   event_not_found: { code: 'rest-event-not-found', status: 404 },
   not_an_event: { code: 'rest-invalid-event-id', status: 400 },
   event_trashed: { code: 'event-no-longer-available', status: 403 },
@@ -42,6 +46,9 @@ const WIRE: Record<CalendarErrorCode | TransportErrorCode, WireError> = {
   unavailable: { code: 'rest_service_unavailable', status: 503 },
   invalid_dataset: { code: 'invalid-dataset', status: 400 },
   invalid_ical: { code: 'invalid-ical', status: 400 },
+  sync_token_expired: { code: 'changes-token-expired', status: 410 },
+  sync_token_invalid: { code: 'changes-token-invalid', status: 410 },
+  webhook_not_found: { code: 'webhook-not-found', status: 404 },
 };
 
 export interface WireErrorBody {

@@ -1,7 +1,7 @@
-// A response before it becomes a web `Response`. The fetch handler builds this, and bridges
-// that write to something else than a web stream (node:http) take it as it is: a web Response
-// would have them copy the body into a stream and read it back out for nothing.
-import type { FetchHandler } from './fetch-handler';
+// The handler's answer before it is written anywhere: status, headers and body as plain
+// values. Bridges write it to their transport as it is (toNodeHandler to a node response);
+// a web `Response` is made of it only for callers that want one (the fetch handler).
+import type { HandlerRequest } from './handler-request';
 
 export interface WireResponse {
   readonly status: number;
@@ -15,35 +15,37 @@ export interface WireResponse {
   readonly body: string | readonly Uint8Array[] | AsyncIterable<string> | null;
 }
 
+/** evcal's handler: a request in, its answer out. */
+export type WireHandler = (request: HandlerRequest) => Promise<WireResponse>;
+
+/** A web-standard fetch handler. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
 /**
- * The handler behind a fetch handler, answering in wire form. `signal` tells that the client
- * went away (default: the request's own signal); a bridge that watches its connection itself
- * passes it here instead of making the web Request follow it, which costs more than the rest
- * of building the Request.
+ * evcal's handler as a web-standard fetch handler, and as itself (`handle`): bridges call
+ * `handle` with the request they have and write its answer to their transport directly.
  */
-export type WireHandler = (request: Request, signal?: AbortSignal) => Promise<WireResponse>;
+export interface EvcalHandler extends FetchHandler {
+  /** The same handler, for any request-like value, answering in wire form (no web Response). */
+  readonly handle: WireHandler;
+}
 
-const WIRE = Symbol.for('evcal.http.wire');
+/** The fetch handler over a handler: its answers as web Responses. */
+export function fetchHandlerOf(handle: WireHandler): EvcalHandler {
+  const fetch = async (request: Request) => toResponse(await handle(request));
+  return Object.assign(fetch, { handle });
+}
 
-/** A fetch handler over a wire handler, which bridges can reach with `wireOf`. */
-export function fetchHandlerOf(wire: WireHandler): FetchHandler {
-  const handler: FetchHandler = async (request) => {
-    const w = await wire(request);
-    const body = w.body === null || typeof w.body === 'string' ? w.body
-      : isPieces(w.body) ? new Blob(w.body as Uint8Array<ArrayBuffer>[]) : streamOf(w.body);
-    return new Response(body, { status: w.status, headers: w.headers });
-  };
-  return Object.assign(handler, { [WIRE]: wire });
+/** A web Response of an answer. */
+export function toResponse(w: WireResponse): Response {
+  const body = w.body === null || typeof w.body === 'string' ? w.body
+    : isPieces(w.body) ? new Blob(w.body as Uint8Array<ArrayBuffer>[]) : streamOf(w.body);
+  return new Response(body, { status: w.status, headers: w.headers });
 }
 
 /** Whether a body is encoded pieces (a list) rather than chunks still to come (a feed). */
 export function isPieces(body: readonly Uint8Array[] | AsyncIterable<string>): body is readonly Uint8Array[] {
   return Array.isArray(body);
-}
-
-/** The wire handler behind a fetch handler made by evcal, if it is one. */
-export function wireOf(handler: FetchHandler): WireHandler | undefined {
-  return (handler as { [WIRE]?: WireHandler })[WIRE];
 }
 
 /** A web stream of UTF-8 bytes read from the chunks on demand; cancelling it stops them. */

@@ -4,7 +4,7 @@ import { createMemoryStorage } from '@evcal/memory';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, createFetchHandler, memoryRateLimit, type FetchHandlerOptions } from '../src/index';
+import { clientAddress, createFetchHandler, memoryRateLimit, type FetchHandlerOptions, type RateLimitRequest } from '../src/index';
 import { toNodeHandler } from '../src/node';
 
 const API = 'http://cal.test/cal/events/v1';
@@ -53,7 +53,7 @@ describe('CORS', () => {
 describe('rate limit', () => {
   it('refuses with 429 and Retry-After once the window is used up, then lets through again', async () => {
     let now = 0;
-    const key = ({ request }: { request: Request }) => request.headers.get('x-client') ?? '';
+    const key = ({ request }: RateLimitRequest) => request.headers.get('x-client') ?? '';
     const h = handlerWith({ rateLimit: memoryRateLimit({ limit: 2, windowMs: 10_000, now: () => now, key }) });
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await get(h, '/events', { 'x-client': 'a' })).status);
@@ -86,7 +86,8 @@ describe('rate limit', () => {
       try {
         const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/events/v1/events`;
         const statuses = [];
-        for (const ip of ['203.0.113.7', '198.51.100.1']) statuses.push((await fetch(url, { headers: { 'x-forwarded-for': ip } })).status);
+        // The proxy appends the address it saw to what the client sent: the last entry counts.
+        for (const ip of ['203.0.113.7', '192.0.2.66, 198.51.100.1']) statuses.push((await fetch(url, { headers: { 'x-forwarded-for': ip } })).status);
         return { statuses, seen };
       } finally {
         await new Promise((resolve) => server.close(resolve));

@@ -798,8 +798,9 @@ describe('the namespace root (§7.1)', () => {
       NS, `${NS}/doc`,
       ...linked('events'), ...linked('venues'), ...linked('organizers'),
       `${NS}/categories`, `${NS}/categories/(?P<id>\\d+)`, `${NS}/tags`, `${NS}/tags/(?P<id>\\d+)`,
-      // evcal's iCalendar feeds, after the reference's routes.
+      // evcal's iCalendar feeds, after the reference's routes, then its change feed and webhook endpoints.
       `${NS}/events\\.ics`, `${NS}/events/(?P<id>\\d+)\\.ics`, `${NS}/events/by-slug/(?P<slug>[^/]+)\\.ics`,
+      `${NS}/changes`, `${NS}/webhooks`, `${NS}/webhooks/(?P<id>[A-Za-z0-9_-]+)`,
     ]);
   });
 
@@ -850,9 +851,9 @@ describe('/doc (§7.2)', () => {
     });
     expect(res.json.servers).toEqual([{ url: `${ROOT}/` }]);
     expect(Object.keys(res.json.components.schemas).sort()).toEqual(
-      // The reference's names, then the list envelopes, the embedded term and the error.
-      ['CategoryList', 'CostDetails', 'DateDetails', 'EmbeddedTerm', 'Error', 'Event', 'EventList', 'Image', 'ImageSize',
-        'Organizer', 'OrganizerList', 'TagList', 'Term', 'Venue', 'VenueList'],
+      // The reference's names, then the list envelopes, the embedded term and the error, and evcal's sync representations.
+      ['CategoryList', 'ChangeEnvelope', 'ChangedRecord', 'Changes', 'CostDetails', 'DateDetails', 'EmbeddedTerm', 'Error', 'Event', 'EventList',
+        'Image', 'ImageSize', 'Organizer', 'OrganizerList', 'TagList', 'Term', 'Tombstone', 'Venue', 'VenueList', 'WebhookEndpoint', 'WebhookEndpointList'],
     );
   });
 
@@ -864,6 +865,7 @@ describe('/doc (§7.2)', () => {
       '/doc', ...linked('events'), ...linked('venues'), ...linked('organizers'),
       '/categories', '/categories/{id}', '/tags', '/tags/{id}',
       '/events.ics', '/events/{id}.ics', '/events/by-slug/{slug}.ics',
+      '/changes', '/webhooks', '/webhooks/{id}',
     ]);
     for (const [path, item] of Object.entries(paths as Record<string, Record<string, unknown>>)) expect(item, path).toHaveProperty('get');
   });

@@ -2,11 +2,13 @@
 // answered from the typed columns of an order of events, without calling core per event. Its
 // conditions are exactly core's matchesEventQuery for that shape (the storage suite's
 // differential test compares every answer); any other filter takes the general path.
-import { EVENT_QUERY_FILTERS, type EventQuery, type InstantRange } from '@evcal/core/adapter';
-import { FEATURED, HIDDEN, STATUS_BIT, type Ordered } from './ordered-events';
+import { EVENT_QUERY_FILTERS, type EventQuery, type EventRecords, type InstantRange } from '@evcal/core/adapter';
+import { FEATURED, HIDDEN, OCCURRENCE, SERIES, STATUS_BIT, type Ordered } from './ordered-events';
 
 /** The column-scan form of a query, when it has one. */
 export interface ColumnQuery {
+  /** Undefined: any record (a prefilter that knows nothing of the query's). */
+  readonly records: EventRecords | undefined;
   readonly statusMask: number;
   readonly excludeHidden: boolean;
   readonly featured: boolean | undefined;
@@ -15,7 +17,7 @@ export interface ColumnQuery {
 }
 
 /** The filters the columns answer, and paging and sort. */
-const COLUMN_KEYS = new Set(['statuses', 'excludeHidden', 'featured', 'start', 'end', 'sort', 'limit', 'offset']);
+const COLUMN_KEYS = new Set(['records', 'statuses', 'excludeHidden', 'featured', 'start', 'end', 'sort', 'limit', 'offset']);
 /** Every key of core's EventQuery (see necessaryConditions). */
 const KNOWN_KEYS = new Set<string>([...EVENT_QUERY_FILTERS, 'sort', 'limit', 'offset']);
 
@@ -35,11 +37,13 @@ export function statusMaskOf(statuses: readonly string[]): number {
 
 export function columnQuery(q: EventQuery): ColumnQuery | undefined {
   for (const [key, value] of Object.entries(q)) if (value !== undefined && !COLUMN_KEYS.has(key)) return undefined;
-  if (!Array.isArray(q.statuses)) return undefined;
+  if (!Array.isArray(q.statuses) || !RECORDS.has(q.records)) return undefined;
   if (q.featured !== undefined && typeof q.featured !== 'boolean') return undefined;
   if (!isNumericRange(q.start) || !isNumericRange(q.end)) return undefined;
-  return { statusMask: statusMaskOf(q.statuses), excludeHidden: Boolean(q.excludeHidden), featured: q.featured, start: q.start, end: q.end };
+  return { records: q.records, statusMask: statusMaskOf(q.statuses), excludeHidden: Boolean(q.excludeHidden), featured: q.featured, start: q.start, end: q.end };
 }
+
+const RECORDS = new Set<unknown>(['listed', 'stored', 'series']);
 
 /**
  * Conditions every match of `q` meets, in column form: its statuses (unless its owner's posts
@@ -49,11 +53,12 @@ export function columnQuery(q: EventQuery): ColumnQuery | undefined {
 export function necessaryConditions(q: EventQuery): ColumnQuery {
   // A key this code does not know might widen what matches: no prefilter then.
   for (const [key, value] of Object.entries(q)) {
-    if (value !== undefined && !KNOWN_KEYS.has(key)) return { statusMask: 0xff, excludeHidden: false, featured: undefined, start: undefined, end: undefined };
+    if (value !== undefined && !KNOWN_KEYS.has(key)) return { records: undefined, statusMask: 0xff, excludeHidden: false, featured: undefined, start: undefined, end: undefined };
   }
   const statusMask = Array.isArray(q.statuses) && (q as { ownedBy?: unknown }).ownedBy === undefined ? statusMaskOf(q.statuses) : 0xff;
   const range = (r: unknown) => (r !== null && typeof r === 'object' && isNumericRange(r) ? r : undefined);
   return {
+    records: RECORDS.has(q.records) ? q.records : undefined,
     statusMask,
     excludeHidden: Boolean(q.excludeHidden),
     featured: typeof q.featured === 'boolean' ? q.featured : undefined,
@@ -69,7 +74,10 @@ export function necessaryConditions(q: EventQuery): ColumnQuery {
  */
 export class ColumnFilter {
   private readonly statusMask: number;
+  /** Flags none of which a match has (hidden, and the records not read). */
   private readonly hiddenMask: number;
+  /** Flags a match has (SERIES when reading series alone). */
+  private readonly requiredMask: number;
   /** -1: any; else the FEATURED bit wanted. */
   private readonly featuredWant: number;
   private readonly sGt: number; private readonly sGte: number; private readonly sLt: number; private readonly sLte: number;
@@ -81,7 +89,9 @@ export class ColumnFilter {
 
   constructor(c: ColumnQuery) {
     this.statusMask = c.statusMask;
-    this.hiddenMask = c.excludeHidden ? HIDDEN : 0;
+    const records = c.records === 'listed' ? SERIES : c.records === undefined ? 0 : OCCURRENCE;
+    this.hiddenMask = (c.excludeHidden ? HIDDEN : 0) | records;
+    this.requiredMask = c.records === 'series' ? SERIES : 0;
     this.featuredWant = c.featured === undefined ? -1 : c.featured ? FEATURED : 0;
     const s = c.start ?? {};
     const e = c.end ?? {};
@@ -93,11 +103,12 @@ export class ColumnFilter {
     this.bounds = bounds;
     [this.sGt, this.sGte, this.sLt, this.sLte, this.eGt, this.eGte, this.eLt, this.eLte] = values.map((v) => v ?? 0) as [
       number, number, number, number, number, number, number, number];
-    this.key = `${this.statusMask} ${this.hiddenMask} ${this.featuredWant} ${bounds} ${values.join(' ')}`;
+    this.key = `${this.statusMask} ${this.hiddenMask} ${this.requiredMask} ${this.featuredWant} ${bounds} ${values.join(' ')}`;
   }
 
   matches(o: Ordered, i: number): boolean {
-    if ((o.status[i]! & this.statusMask) === 0 || (o.flags[i]! & this.hiddenMask) !== 0) return false;
+    const flags = o.flags[i]!;
+    if ((o.status[i]! & this.statusMask) === 0 || (flags & this.hiddenMask) !== 0 || (flags & this.requiredMask) !== this.requiredMask) return false;
     if (this.featuredWant >= 0 && (o.flags[i]! & FEATURED) !== this.featuredWant) return false;
     const b = this.bounds;
     if (b === 0) return true;

@@ -3,11 +3,12 @@
 // its writes and commits them in one synchronous step, so concurrent readers see either none
 // or all of them. A write outside a transaction is a transaction of its own.
 import {
-  countEventsByTerm, foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery, storageError,
+  foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery, storageError, userNameKey,
   type EventCollection, type EventRecord, type LinkedPostCollection, type OrganizerRecord, type PostStatus,
-  type Storage, type StorageTransaction, type Taxonomy, type TermCollection, type TermQuery, type TermRecord,
-  type VenueRecord,
+  type Storage, type StorageTransaction, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type TokenCollection,
+  type TokenRecord, type UserCollection, type UserRecord, type VenueRecord,
 } from '@evcal/core/adapter';
+import { ChangeTables, ChangeView, type ChangesSnapshot } from './change-tables';
 import { EventIndex, tuning } from './event-index';
 import { Table, TableView } from './table';
 import { TermCounts } from './term-counts';
@@ -31,11 +32,20 @@ export interface MemorySnapshot {
   readonly organizers: readonly OrganizerRecord[];
   readonly categories: readonly TermRecord[];
   readonly tags: readonly TermRecord[];
+  /** Accounts (absent: none). */
+  readonly users?: readonly UserRecord[];
+  readonly tokens?: readonly TokenRecord[];
   /** The id sequences, and `change`: the storage's last change number. */
-  readonly sequences: { readonly post: number; readonly term: number; readonly change: number };
+  readonly sequences: { readonly post: number; readonly term: number; readonly change: number; readonly horizon?: number };
+  /** The change log, webhook endpoints and outbox (absent: empty, with a new log id). */
+  readonly changes?: ChangesSnapshot;
 }
 
 const slugOf = (r: { slug: string }) => r.slug;
+/** Users are found by name, through the slug index; tokens by id only. */
+const userKeyOf = (u: UserRecord) => userNameKey(u.name);
+const noKey = () => '';
+const byCreation = (a: TokenRecord, b: TokenRecord) => a.created - b.created || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** A storage that keeps everything in this process. */
 export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryStorage {
@@ -45,8 +55,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     organizers: new Table<OrganizerRecord>(slugOf),
     categories: new Table<TermRecord>(slugOf),
     tags: new Table<TermRecord>(slugOf),
+    users: new Table<UserRecord>(userKeyOf),
+    tokens: new Table<TokenRecord>(noKey),
   };
-  const sequences = { post: 0, term: 0, change: 0 };
+  const sequences = { post: 0, term: 0, change: 0, horizon: 0 };
+  const changeTables = new ChangeTables();
   const counts = new TermCounts();
   const eventIndex = new EventIndex(tables.events.rows);
   const onEventChange = (before: EventRecord | undefined, after: EventRecord | undefined) => {
@@ -59,23 +72,27 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
   type Views = { [K in keyof typeof tables]: TableView<(typeof tables)[K] extends Table<infer R> ? R : never> };
 
   type Sequences = typeof sequences;
-  const commit = (views: Views, seq: Sequences) => {
+  const commit = (views: Views, changeView: ChangeView, seq: Sequences) => {
     if (views.events.changes.size > tuning.bulkChanges) eventIndex.invalidate();
     tables.events.apply(views.events.changes, onEventChange);
     tables.venues.apply(views.venues.changes);
     tables.organizers.apply(views.organizers.changes);
     tables.categories.apply(views.categories.changes);
     tables.tags.apply(views.tags.changes);
+    tables.users.apply(views.users.changes);
+    tables.tokens.apply(views.tokens.changes);
     sequences.post = Math.max(sequences.post, seq.post);
     sequences.term = Math.max(sequences.term, seq.term);
     sequences.change = seq.change;
+    sequences.horizon = Math.max(sequences.horizon, seq.horizon);
+    changeView.commit();
   };
 
   /**
    * A storage over transaction views. Outside a transaction (`tx` undefined) the views hold no
    * changes and every write runs as a transaction of its own.
    */
-  const storageOver = (views: Views, seq: Sequences, tx: { change: number } | undefined): Storage => {
+  const storageOver = (views: Views, changeView: ChangeView, seq: Sequences, tx: { change: number } | undefined): Storage => {
     const write = <T>(apply: () => T, own: (t: StorageTransaction) => Promise<T>): Promise<T> => {
       if (closed) return Promise.reject(storageError('unavailable', new Error('evcal/memory: storage is closed')));
       if (!tx) return root.transaction(own);
@@ -112,15 +129,16 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       },
       unlink: (kind, id, revision) => write(() => {
         const field = ({ venue: 'venueIds', organizer: 'organizerIds', category: 'categoryIds', tag: 'tagIds' } as const)[kind];
+        const changed: number[] = [];
         for (const e of [...eventsInView()]) {
-          if (e[field].includes(id)) views.events.replace({ ...e, [field]: e[field].filter((x) => x !== id), revision });
+          if (!e[field].includes(id)) continue;
+          views.events.replace({ ...e, [field]: e[field].filter((x) => x !== id), revision });
+          changed.push(e.id);
         }
+        return changed.sort((a, b) => a - b);
       }, (t) => t.events.unlink(kind, id, revision)),
-      countByTerm: async (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => {
-        if (!views.events.dirty) return counts.get(taxonomy, ids, statuses);
-        const all = countEventsByTerm(eventsInView(), taxonomy, statuses);
-        return new Map(ids.map((id) => [id, all.get(id) ?? 0]));
-      },
+      countByTerm: async (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) =>
+        counts.get(taxonomy, ids, statuses, views.events.changed()),
     };
 
     const linked = <R extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', view: TableView<R>): LinkedPostCollection<R> => ({
@@ -154,6 +172,21 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       };
     };
 
+    const users: UserCollection = {
+      get: async (id) => views.users.get(id),
+      getByName: async (name) => views.users.getBySlug(userNameKey(name)),
+      list: async () => [...views.users.values()].sort((a, b) => a.id - b.id),
+      insert: (r) => write(() => views.users.insert(r), (t) => t.users.insert(r)),
+      replace: (r) => write(() => views.users.replace(r), (t) => t.users.replace(r)),
+      delete: (id) => write(() => views.users.delete(id), (t) => t.users.delete(id)),
+    };
+    const tokens: TokenCollection = {
+      get: async (id) => views.tokens.get(id),
+      list: async (userId) => [...views.tokens.values()].filter((t) => userId === undefined || t.userId === userId).sort(byCreation),
+      insert: (r) => write(() => views.tokens.insert(r), (t) => t.tokens.insert(r)),
+      delete: (id) => write(() => views.tokens.delete(id), (t) => t.tokens.delete(id)),
+    };
+
     const self: Storage = {
       capabilities: { transactions: true, durable: false },
       events,
@@ -161,6 +194,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       organizers: linked('organizer', views.organizers),
       categories: terms('category', views.categories),
       tags: terms('tag', views.tags),
+      users,
+      tokens,
       sequences: {
         next: (kind) => write(() => ++seq[kind], (t) => t.sequences.next(kind)),
         bump: (kind, id) => write(() => {
@@ -168,7 +203,26 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         }, (t) => t.sequences.bump(kind, id)),
         peek: async (kind) => seq[kind],
       },
+      changes: {
+        append: (entries) => write(() => changeView.append(entries), (t) => t.changes.append(entries)),
+        read: async (from, limit) => changeTables.read(from, limit),
+        state: async () => changeTables.state,
+        prune: (cutoff) => write(() => changeView.prune(cutoff), (t) => t.changes.prune(cutoff)),
+      },
+      webhooks: {
+        listEndpoints: async () => changeView.listEndpoints(),
+        getEndpoint: async (id) => changeView.endpoint(id),
+        insertEndpoint: (e) => write(() => changeView.insertEndpoint(e), (t) => t.webhooks.insertEndpoint(e)),
+        replaceEndpoint: (e) => write(() => changeView.replaceEndpoint(e), (t) => t.webhooks.replaceEndpoint(e)),
+        deleteEndpoint: (id) => write(() => changeView.deleteEndpoint(id), (t) => t.webhooks.deleteEndpoint(id)),
+        enqueue: (list) => write(() => changeView.enqueue(list), (t) => t.webhooks.enqueue(list)),
+        claim: (o) => write(() => changeView.claim(o.now, o.leasedUntil, o.limit), (t) => t.webhooks.claim(o)),
+        settle: (key, outcome) => write(() => changeView.settle(key, outcome), (t) => t.webhooks.settle(key, outcome)),
+        deliveries: async (endpointId, limit) => changeView.deliveriesOf(endpointId, limit),
+        prune: (cutoff) => write(() => changeView.pruneFailed(cutoff), (t) => t.webhooks.prune(cutoff)),
+      },
       lastChange: async () => sequences.change,
+      readiness: async () => (closed ? { ready: false, reason: 'unreachable', detail: 'the storage is closed' } : { ready: true }),
       // A transaction inside a transaction joins it.
       transaction: (fn) => (tx ? fn(self as StorageTransaction) : root.transaction(fn)),
       close: async () => root.close(),
@@ -182,9 +236,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     organizers: new TableView(tables.organizers, slugOf),
     categories: new TableView(tables.categories, slugOf),
     tags: new TableView(tables.tags, slugOf),
+    users: new TableView(tables.users, userKeyOf),
+    tokens: new TableView(tables.tokens, noKey),
   });
 
-  const direct = storageOver(freshViews(), sequences, undefined);
+  const direct = storageOver(freshViews(), new ChangeView(changeTables), sequences, undefined);
 
   const root: MemoryStorage = {
     ...direct,
@@ -192,13 +248,15 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       if (closed) throw storageError('unavailable', new Error('evcal/memory: storage is closed'));
       const run = queue.then(async () => {
         const views = freshViews();
+        const changeView = new ChangeView(changeTables);
         const seq = { ...sequences, change: sequences.change + 1 };
-        const result = await fn(storageOver(views, seq, { change: seq.change }) as StorageTransaction);
-        // A transaction that wrote nothing changes nothing, the counter included.
-        const wrote = Object.values(views).some((v) => v.dirty) || seq.post !== sequences.post || seq.term !== sequences.term
-          || seq.change > sequences.change + 1;
-        if (!wrote) return result;
-        commit(views, seq);
+        const result = await fn(storageOver(views, changeView, seq, { change: seq.change }) as StorageTransaction);
+        // A transaction that wrote nothing changes nothing, the counter included; one that
+        // only claimed or settled deliveries takes no change number.
+        const wrote = Object.values(views).some((v) => v.dirty) || changeView.dirty || seq.post !== sequences.post || seq.term !== sequences.term
+          || seq.change > sequences.change + 1 || seq.horizon !== sequences.horizon;
+        if (!wrote && !changeView.housekeeping) return result;
+        commit(views, changeView, wrote ? seq : { ...seq, change: sequences.change });
         await options.onCommit?.(root);
         return result;
       });
@@ -216,7 +274,10 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       organizers: [...tables.organizers.rows.values()],
       categories: [...tables.categories.rows.values()],
       tags: [...tables.tags.rows.values()],
+      users: [...tables.users.rows.values()],
+      tokens: [...tables.tokens.rows.values()],
       sequences: { ...sequences },
+      changes: changeTables.snapshot(),
     }),
     load(snapshot) {
       eventIndex.invalidate();
@@ -225,9 +286,13 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       tables.organizers.reset(snapshot.organizers);
       tables.categories.reset(snapshot.categories);
       tables.tags.reset(snapshot.tags);
+      tables.users.reset(snapshot.users ?? []);
+      tables.tokens.reset(snapshot.tokens ?? []);
       sequences.post = snapshot.sequences.post;
       sequences.term = snapshot.sequences.term;
       sequences.change = snapshot.sequences.change;
+      sequences.horizon = snapshot.sequences.horizon ?? 0;
+      changeTables.load(snapshot.changes);
     },
   };
   return root;

@@ -9,6 +9,9 @@ export const STATUS_BIT = new Map<string, number>(POST_STATUSES.map((s, i) => [s
 /** Bits of the flags column. */
 export const HIDDEN = 1;
 export const FEATURED = 2;
+/** A series (listed through its occurrences) and an occurrence (not stored as such). */
+export const SERIES = 4;
+export const OCCURRENCE = 8;
 export const LINK_FIELDS = ['categoryIds', 'tagIds', 'venueIds', 'organizerIds'] as const;
 export type LinkField = (typeof LINK_FIELDS)[number];
 
@@ -110,7 +113,7 @@ export class Ordered {
     this.start[i] = e.startUtc;
     this.end[i] = e.endUtc;
     this.status[i] = STATUS_BIT.get(e.status)!;
-    this.flags[i] = (e.hideFromListings ? HIDDEN : 0) | (e.featured ? FEATURED : 0);
+    this.flags[i] = (e.hideFromListings ? HIDDEN : 0) | (e.featured ? FEATURED : 0) | (e.recurrence ? SERIES : 0) | (e.occurrence ? OCCURRENCE : 0);
   }
 
   private allocate(capacity: number): void {

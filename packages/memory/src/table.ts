@@ -9,18 +9,21 @@ const DELETED = Symbol('deleted');
 type Change<R> = R | typeof DELETED;
 
 export interface Row {
-  readonly id: number;
+  /** Posts and terms have numeric ids, tokens string ones. */
+  readonly id: number | string;
 }
 
+type Id<R extends Row> = R['id'];
+
 export class Table<R extends Row> {
-  readonly rows = new Map<number, R>();
+  readonly rows = new Map<Id<R>, R>();
   /** Slug → id, or the ids when several records share it (slugs are nearly always unique). */
-  private readonly bySlug = new Map<string, number | Set<number>>();
+  private readonly bySlug = new Map<string, Id<R> | Set<Id<R>>>();
 
   constructor(private readonly slugOf: (r: R) => string) {}
 
   /** Applies a transaction's changes; `onChange` sees each (before, after) pair. */
-  apply(changes: ReadonlyMap<number, Change<R>>, onChange?: (before: R | undefined, after: R | undefined) => void): void {
+  apply(changes: ReadonlyMap<Id<R>, Change<R>>, onChange?: (before: R | undefined, after: R | undefined) => void): void {
     for (const [id, change] of changes) {
       const before = this.rows.get(id);
       if (before) this.unindex(before);
@@ -35,15 +38,15 @@ export class Table<R extends Row> {
 
   /** Replaces every row with `rows`. */
   reset(rows: Iterable<R>, onChange?: (before: R | undefined, after: R | undefined) => void): void {
-    const changes = new Map<number, Change<R>>();
+    const changes = new Map<Id<R>, Change<R>>();
     for (const id of this.rows.keys()) changes.set(id, DELETED);
     for (const r of rows) changes.set(r.id, compact(r));
     this.apply(changes, onChange);
   }
 
-  idsWithSlug(slug: string): Iterable<number> {
+  idsWithSlug(slug: string): Iterable<Id<R>> {
     const ids = this.bySlug.get(slug);
-    return ids === undefined ? [] : typeof ids === 'number' ? [ids] : ids;
+    return ids === undefined ? [] : ids instanceof Set ? ids : [ids];
   }
 
   private index(r: R): void {
@@ -51,7 +54,7 @@ export class Table<R extends Row> {
     if (slug === '') return;
     const ids = this.bySlug.get(slug);
     if (ids === undefined) this.bySlug.set(slug, r.id);
-    else if (typeof ids === 'number') {
+    else if (!(ids instanceof Set)) {
       if (ids !== r.id) this.bySlug.set(slug, new Set([ids, r.id]));
     } else ids.add(r.id);
   }
@@ -60,31 +63,31 @@ export class Table<R extends Row> {
     const slug = this.slugOf(r);
     const ids = this.bySlug.get(slug);
     if (ids === undefined) return;
-    if (typeof ids === 'number') {
+    if (!(ids instanceof Set)) {
       if (ids === r.id) this.bySlug.delete(slug);
       return;
     }
     ids.delete(r.id);
-    if (ids.size === 1) this.bySlug.set(slug, ids.values().next().value as number);
+    if (ids.size === 1) this.bySlug.set(slug, ids.values().next().value as Id<R>);
     else if (ids.size === 0) this.bySlug.delete(slug);
   }
 }
 
 /** A table as one transaction sees it: the committed rows with its own changes on top. */
 export class TableView<R extends Row> {
-  readonly changes = new Map<number, Change<R>>();
+  readonly changes = new Map<Id<R>, Change<R>>();
   /** Ids of the records in `changes` by slug, so slug lookups inside a large transaction stay cheap. */
-  private readonly changedBySlug = new Map<string, Set<number>>();
+  private readonly changedBySlug = new Map<string, Set<Id<R>>>();
 
   constructor(readonly table: Table<R>, private readonly slugOf: (r: R) => string) {}
 
-  get(id: number): R | undefined {
+  get(id: Id<R>): R | undefined {
     const change = this.changes.get(id);
     if (change === DELETED) return undefined;
     return change ?? this.table.rows.get(id);
   }
 
-  getMany(ids: readonly number[]): R[] {
+  getMany(ids: readonly Id<R>[]): R[] {
     const out: R[] = [];
     for (const id of new Set(ids)) {
       const r = this.get(id);
@@ -109,6 +112,11 @@ export class TableView<R extends Row> {
     return found;
   }
 
+  /** Each record this view changed: as committed (undefined when new) and as it is now (undefined when deleted). */
+  *changed(): IterableIterator<readonly [R | undefined, R | undefined]> {
+    for (const [id, change] of this.changes) yield [this.table.rows.get(id), change === DELETED ? undefined : change];
+  }
+
   *values(): IterableIterator<R> {
     for (const [id, r] of this.table.rows) if (!this.changes.has(id)) yield r;
     for (const change of this.changes.values()) if (change !== DELETED) yield change;
@@ -125,7 +133,7 @@ export class TableView<R extends Row> {
     this.change(r.id, compact(r));
   }
 
-  delete(id: number): void {
+  delete(id: Id<R>): void {
     if (this.get(id)) this.change(id, DELETED);
   }
 
@@ -135,7 +143,7 @@ export class TableView<R extends Row> {
     this.changedBySlug.clear();
   }
 
-  private change(id: number, change: Change<R>): void {
+  private change(id: Id<R>, change: Change<R>): void {
     const before = this.changes.get(id);
     if (before !== undefined && before !== DELETED) {
       const slug = this.slugOf(before);

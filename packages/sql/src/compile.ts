@@ -1,11 +1,12 @@
 // The core query AST compiled to SQL: every filter, the sort and the paging run in the
 // database (no filtering afterwards in JavaScript), with the reference engine's semantics.
+import { MAX_ID, modifiedBounds } from '@evcal/core/adapter';
 import type {
   EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, OwnedBy, PostStatus, TermQuery, TermSortKey,
 } from '@evcal/core/adapter';
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
-import { storableIds, type SqlDialect } from './dialect';
-import { SEARCH_SEPARATOR, textHash } from './rows';
+import { storableEventIds, storableIds, type SqlDialect } from './dialect';
+import { SEARCH_SEPARATOR, SERIES, textHash } from './rows';
 import type { EvcalDatabase } from './schema';
 
 type DB = EvcalDatabase;
@@ -25,29 +26,45 @@ const RAD = Math.PI / 180;
  * page in local start order, on the local start (localStartFloor). Lists then read index
  * ranges the size of their result (or of their window), not the table.
  */
-export function eventWhere(q: EventQuery, d: SqlDialect, page = false) {
+export function eventWhere(q: EventQuery, d: SqlDialect, page = false, walked?: LinkWalk) {
   return (eb: EventsEb): Expression<SqlBool> => {
-    const and: Expression<SqlBool>[] = [statusIn(eb, 'e', q)];
-    if (q.excludeHidden) and.push(eb('e.hide_from_listings', '=', 0));
-    if (q.ids) and.push(idsIn(eb, 'e.id', q.ids));
+    const and: Expression<SqlBool>[] = [statusIn(eb, 'e', q), ...recordsIn(eb, q)];
+    if (q.ids) and.push(idsIn(eb, 'e.id', q.ids, storableEventIds));
     // Which implied bound helps depends on the query. With a link filter the links (which carry
     // the start bounds) lead. A page in local start order from a start walks its index from
     // localStartFloor: there the bound on start_utc from the end would make a planner prefer
     // reading the whole window and sorting it. Otherwise that bound closes the window's range.
+    // A walk of one term's links in page order (linkWalk) reads the links from their own floor.
     const linked = q.categoryIds ?? q.tagIds ?? q.venueIds ?? q.organizerIds;
-    const floor = !linked && page && q.sort[0]?.field === 'startLocal' ? localStartFloor(eb, q, d) : [];
+    const floor = !linked && page && q.sort[0]?.field === 'startLocal' ? localStartFloor(eb, 'e.start_local', q, d) : [];
+    if (walked) floor.push(...localStartFloor(eb, 'ol.start_local' as 'e.start_local', q, d));
     and.push(...(linked || floor.length ? range(eb, 'e.start_utc', q.start) : startRange(eb, 'e.start_utc', q)), ...floor, ...range(eb, 'e.end_utc', q.end));
     if (q.search) and.push(...searchConditions(eb, q.search, d));
     for (const [kind, ids] of [['category', q.categoryIds], ['tag', q.tagIds], ['venue', q.venueIds], ['organizer', q.organizerIds]] as const) {
-      if (ids) and.push(linkedTo(eb, kind, ids, q));
+      if (ids && kind !== walked?.kind) and.push(linkedTo(eb, kind, ids, q));
     }
     if (q.featured !== undefined) and.push(eb('e.featured', '=', q.featured ? 1 : 0));
     if (q.parentId !== undefined) and.push(eb('e.parent_id', '=', q.parentId));
     if (q.ticketed === true) and.push(eb('e.ticketed', '=', 1));
     if (q.ticketed === false) and.push(eb.or([eb('e.ticketed', 'is', null), eb('e.ticketed', '=', 0)]));
     if (q.geo) and.push(eb.exists(venueDistances(eb, q.geo, d).select(sql.lit(1).as('one'))));
+    if (q.modified) and.push(...modifiedConditions(eb, 'e.modified_utc', q.modified, d));
     return eb.and(and);
   };
+}
+
+/**
+ * Which records the query reads, and the hidden flag: a series' row has 2 added to its
+ * hide_from_listings (rows.ts), an occurrence's id is above MAX_ID. Lists of listed events
+ * without hidden ones read `= 0`, which the indexes of 0002 and the day counts of 0006 answer.
+ */
+function recordsIn(eb: EventsEb, q: EventQuery): Expression<SqlBool>[] {
+  switch (q.records) {
+    case 'listed': return [q.excludeHidden ? eb('e.hide_from_listings', '=', 0) : eb('e.hide_from_listings', '<', SERIES)];
+    case 'stored': return [eb('e.id', '<=', MAX_ID), ...(q.excludeHidden ? [eb('e.hide_from_listings', 'in', [0, SERIES])] : [])];
+    case 'series': return [eb('e.hide_from_listings', q.excludeHidden ? '=' : '>=', SERIES)];
+    default: return [NEVER];
+  }
 }
 
 /**
@@ -138,6 +155,7 @@ export function linkedPostWhere(kind: 'venue' | 'organizer', q: LinkedPostQuery,
       if (cond.startingFrom !== undefined) events = events.where('l.start_utc', '>=', cond.startingFrom);
       and.push(wanted ? eb.exists(events) : eb.not(eb.exists(events)));
     }
+    if (q.modified) and.push(...modifiedConditions(eb, 'p.modified_utc', q.modified, d));
     return eb.and(and);
   };
 }
@@ -176,6 +194,7 @@ export function termWhere(taxonomy: 'category' | 'tag', q: TermQuery, d: SqlDial
     if (q.slugs) and.push(q.slugs.length ? eb('t.slug', 'in', [...q.slugs]) : NEVER);
     if (q.nameKeys) and.push(q.nameKeys.length ? eb('t.name_key', 'in', [...q.nameKeys]) : NEVER);
     if (q.hideEmpty) and.push(taxonomy === 'category' ? usedOrAncestor(q, schema) : sql<SqlBool>`(${termCount(eb, taxonomy, q)}) > 0`);
+    if (q.modified) and.push(...modifiedConditions(eb, 't.modified_utc', q.modified, d));
     return eb.and(and);
   };
 }
@@ -223,8 +242,20 @@ function statusIn(eb: ExpressionBuilder<any, any>, alias: string, q: { statuses:
   return any.length ? eb.or(any) : NEVER;
 }
 
-function idsIn<E extends ExpressionBuilder<any, any>>(eb: E, column: string, ids: readonly number[]): Expression<SqlBool> {
-  const valid = storableIds(ids);
+/** Core's modifiedIn: the wall-clock text (byte order) against the bounds as texts; no text matches nothing. */
+function modifiedConditions(eb: ExpressionBuilder<any, any>, column: string, r: InstantRange, d: SqlDialect): Expression<SqlBool>[] {
+  const text = d.binary(eb.ref(column));
+  const b = modifiedBounds(r);
+  const out: Expression<SqlBool>[] = [eb(column, 'is not', null), eb(text, '<>', '')];
+  if (b.gt !== undefined) out.push(eb(text, '>', b.gt));
+  if (b.gte !== undefined) out.push(eb(text, '>=', b.gte));
+  if (b.lt !== undefined) out.push(eb(text, '<', b.lt));
+  if (b.lte !== undefined) out.push(eb(text, '<=', b.lte));
+  return out;
+}
+
+function idsIn<E extends ExpressionBuilder<any, any>>(eb: E, column: string, ids: readonly number[], storable = storableIds): Expression<SqlBool> {
+  const valid = storable(ids);
   return valid.length ? eb(column, 'in', valid) : NEVER;
 }
 
@@ -260,11 +291,33 @@ function startRange(eb: EventsEb, column: 'e.start_utc', q: EventQuery): Express
  * instant plus the smallest start_offset of any event (rows.ts startOffset). A list in local
  * start order then walks its index from there instead of from the first event ever.
  */
-function localStartFloor(eb: EventsEb, q: EventQuery, d: SqlDialect): Expression<SqlBool>[] {
+function localStartFloor(eb: EventsEb, column: 'e.start_local', q: EventQuery, d: SqlDialect): Expression<SqlBool>[] {
   const starts = [q.start?.gt, q.start?.gte].filter((x): x is number => x !== undefined);
   if (starts.length === 0) return [];
   const offset = eb.selectFrom('evcal_events as ov').select(sql<number>`min(ov.start_offset)`.as('m'));
-  return [eb(d.binary(eb.ref('e.start_local')), '>=', d.wallFloor(sql<number>`${Math.max(...starts)} + ${offset}`))];
+  return [eb(d.binary(eb.ref(column)), '>=', d.wallFloor(sql<number>`${Math.max(...starts)} + ${offset}`))];
+}
+
+/**
+ * A page read by walking one term's (venue's, organizer's) links in list order: the links
+ * carry their event's local start (migration 0010) and are indexed by (kind, ref_id,
+ * start_local, event_id), so the page reads about as many rows as it shows, however many
+ * events the term has. For a list in local start order filtered by one link id; a filter by
+ * several ids (a category with subcategories) is read as the other lists are.
+ */
+export interface LinkWalk {
+  readonly kind: 'category' | 'tag' | 'venue' | 'organizer';
+  readonly id: number;
+}
+
+export function linkWalk(q: EventQuery): LinkWalk | undefined {
+  if (q.sort[0]?.field !== 'startLocal' || q.sort[0].direction !== 'asc' || q.sort[1]?.field !== 'id' || q.sort[1].direction !== 'asc') return undefined;
+  for (const [kind, ids] of [['category', q.categoryIds], ['tag', q.tagIds], ['venue', q.venueIds], ['organizer', q.organizerIds]] as const) {
+    if (ids === undefined) continue;
+    const valid = storableIds(ids);
+    return valid.length === 1 && ids.length === 1 ? { kind, id: valid[0]! } : undefined;
+  }
+  return undefined;
 }
 
 function range(eb: EventsEb, column: 'e.start_utc' | 'e.end_utc', r: InstantRange | undefined): Expression<SqlBool>[] {

@@ -46,9 +46,11 @@ export function sqlDialect(name: DialectName): SqlDialect {
   return {
     name,
     contains: (h, n) => sql<boolean>`instr(${h}, ${n}) > 0`,
-    // GLOB is what the FTS5 trigram table answers (LIKE with ESCAPE is not); [x] quotes * ? [.
-    searchIndexed: (words) => sql<boolean>`e.id in (select rowid from evcal_events_search where ${sql.join(
-      words.map((w) => sql`search_text glob ${`*${w.replace(/[*?[]/g, '[$&]')}*`}`), sql` and `)})`,
+    // Each word a phrase of its trigrams, which the FTS5 table (detail=full, migration 0010)
+    // matches from positions alone: exactly the events whose text contains the word. Inside
+    // double quotes a query string is literal but for a doubled quote.
+    searchIndexed: (words) => sql<boolean>`e.id in (select rowid from evcal_events_search where evcal_events_search match ${
+      words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' AND ')})`,
     binary: (c) => sql<string>`${c} collate binary`,
     least: (a, b) => sql<number>`min(${a}, ${b})`,
     greatest: (a, b) => sql<number>`max(${a}, ${b})`,
@@ -60,4 +62,9 @@ export function sqlDialect(name: DialectName): SqlDialect {
 /** Ids stored are 32-bit (core's MAX_ID); larger values name nothing and must not reach an integer comparison. */
 export function storableIds(ids: readonly number[]): number[] {
   return ids.filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_ID);
+}
+
+/** Event ids: posts' (32-bit) and occurrences' (bigint, below 2^53; migration 0009). */
+export function storableEventIds(ids: readonly number[]): number[] {
+  return ids.filter((id) => Number.isSafeInteger(id) && id > 0);
 }

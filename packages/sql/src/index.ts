@@ -1,7 +1,7 @@
 // @evcal/sql: evcal storage on SQLite and PostgreSQL through Kysely.
 export { createSqlStorage } from './sql-storage';
 export type { SqlStorageOptions } from './sql-storage';
-export { migrate, MIGRATIONS } from './migrations/index';
+export { migrate, MIGRATIONS, pendingMigrations } from './migrations/index';
 export type { MigrateOptions } from './migrations/index';
 export type { DialectName } from './dialect';
 export type { EvcalDatabase } from './schema';

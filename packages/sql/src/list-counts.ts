@@ -49,7 +49,7 @@ interface DayCountPlan {
  * days at either end of the start range, are counted exactly.
  */
 function dayCountPlan(q: EventQuery): DayCountPlan | undefined {
-  if (q.ownedBy || q.ids || q.search || q.venueIds || q.organizerIds || q.featured !== undefined || q.parentId !== undefined
+  if (q.records !== 'listed' || q.ownedBy || q.ids || q.search || q.venueIds || q.organizerIds || q.featured !== undefined || q.parentId !== undefined
     || q.ticketed !== undefined || q.geo || (q.categoryIds?.length ?? 0) + (q.tagIds?.length ?? 0) > 1) return undefined;
   const [a, b] = closed(q.start);
   const [c, e] = closed(q.end);
@@ -79,7 +79,8 @@ function sumDays(db: Db, q: EventQuery, days: { from: number; to: number }) {
     .where('status', 'in', q.statuses.length ? [...q.statuses] : ['']);
   if (Number.isFinite(days.from)) query = query.where('day', '>=', days.from);
   if (Number.isFinite(days.to)) query = query.where('day', '<=', days.to);
-  return q.excludeHidden ? query.where('hidden', '=', 0) : query;
+  // A series' own row is counted under hidden 2 or 3 (migration 0009): never a listed event.
+  return query.where('hidden', q.excludeHidden ? '=' : '<', q.excludeHidden ? 0 : 2);
 }
 
 /** The exact count of the events matching `q` (and `also`). */

@@ -7,6 +7,8 @@ import {
 import type { EventLinksTable, EventsTable, OrganizersTable, TermsTable, VenuesTable } from './schema';
 
 const bit = (b: boolean) => (b ? 1 : 0);
+/** Added to hide_from_listings of a series' row (schema.ts). */
+export const SERIES = 2;
 const bool = (n: number | string | boolean) => Number(n) === 1 || n === true;
 const image = (json: string | null) => (json === null ? null : (JSON.parse(json) as ImageRecord));
 /** NULL for a post created here (most of them), else a JSON array of global ids. */
@@ -20,7 +22,7 @@ const lineage = (json: string | null | undefined) => (json === null || json === 
 /** The columns a record is read from (not the folded search copies and keys). */
 const POST_COLUMNS = ['id', 'author_id', 'status', 'slug', 'password', 'title', 'description', 'excerpt', 'date', 'date_utc', 'modified', 'modified_utc', 'image', 'revision', 'lineage'] as const;
 export const EVENT_COLUMNS = [...POST_COLUMNS, 'parent_id', 'timezone', 'timezone_abbr', 'all_day', 'start_local', 'end_local', 'start_utc', 'end_utc',
-  'cost', 'currency_symbol', 'currency_position', 'currency_code', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'ticketed', 'ical_uid'] as const;
+  'cost', 'currency_symbol', 'currency_position', 'currency_code', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'ticketed', 'ical_uid', 'recurrence', 'occurrence'] as const;
 export const VENUE_COLUMNS = [...POST_COLUMNS, 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince', 'website', 'show_map',
   'show_map_link', 'geo_lat', 'geo_lng'] as const;
 export const ORGANIZER_COLUMNS = [...POST_COLUMNS, 'phone', 'website', 'email'] as const;
@@ -70,11 +72,13 @@ export function eventRow(e: EventRecord): EventsTable {
     website: e.website,
     show_map: bit(e.showMap),
     show_map_link: bit(e.showMapLink),
-    hide_from_listings: bit(e.hideFromListings),
+    hide_from_listings: bit(e.hideFromListings) + (e.recurrence ? SERIES : 0),
     sticky: bit(e.sticky),
     featured: bit(e.featured),
     ticketed: e.ticketed === null ? null : bit(e.ticketed),
     ical_uid: e.icalUid ?? null,
+    recurrence: e.recurrence ? JSON.stringify(e.recurrence) : null,
+    occurrence: e.occurrence ? JSON.stringify(e.occurrence) : null,
     start_offset: startOffset(e.startLocal, e.startUtc),
     search_text: `${title}${SEARCH_SEPARATOR}${description}${SEARCH_SEPARATOR}${excerpt}`,
   };
@@ -101,11 +105,11 @@ const LINK_FIELDS = { category: 'categoryIds', tag: 'tagIds', venue: 'venueIds',
 
 export function linkRows(e: EventRecord): EventLinksTable[] {
   return (Object.entries(LINK_FIELDS) as [EventLinksTable['kind'], keyof EventLinks][]).flatMap(([kind, field]) =>
-    [...new Set(e[field])].map((ref_id, position) => ({ event_id: e.id, kind, ref_id, position, start_utc: e.startUtc })));
+    [...new Set(e[field])].map((ref_id, position) => ({ event_id: e.id, kind, ref_id, position, start_utc: e.startUtc, start_local: e.startLocal })));
 }
 
 /** Links grouped by event, each list in stored order. */
-export function groupLinks(rows: readonly Omit<EventLinksTable, 'start_utc'>[]): Map<number, EventLinks> {
+export function groupLinks(rows: readonly Omit<EventLinksTable, 'start_utc' | 'start_local'>[]): Map<number, EventLinks> {
   const sorted = [...rows].sort((a, b) => Number(a.position) - Number(b.position));
   const out = new Map<number, { categoryIds: number[]; tagIds: number[]; venueIds: number[]; organizerIds: number[] }>();
   for (const row of sorted) {
@@ -151,7 +155,7 @@ export function eventRecord(r: EventRow, links: EventLinks = NO_LINKS): EventRec
     website: r.website,
     showMap: bool(r.show_map),
     showMapLink: bool(r.show_map_link),
-    hideFromListings: bool(r.hide_from_listings),
+    hideFromListings: (Number(r.hide_from_listings) & 1) === 1,
     sticky: bool(r.sticky),
     featured: bool(r.featured),
     ticketed: r.ticketed === null ? null : bool(r.ticketed),
@@ -160,6 +164,8 @@ export function eventRecord(r: EventRow, links: EventLinks = NO_LINKS): EventRec
     venueIds: links.venueIds,
     organizerIds: links.organizerIds,
     icalUid: r.ical_uid ?? undefined,
+    recurrence: r.recurrence === null || r.recurrence === undefined ? undefined : JSON.parse(r.recurrence) as EventRecord['recurrence'],
+    occurrence: r.occurrence === null || r.occurrence === undefined ? undefined : JSON.parse(r.occurrence) as EventRecord['occurrence'],
   };
 }
 
@@ -317,9 +323,13 @@ export function termRow(t: TermRecord, taxonomy: 'category' | 'tag'): TermsTable
     slug_key: foldText(t.slug),
     description_key: foldText(t.description),
     revision: t.revision,
+    modified_utc: t.modifiedUtc ?? null,
   };
 }
 
 export function termRecord(r: TermsTable): TermRecord {
-  return { id: Number(r.id), name: r.name, slug: r.slug, description: r.description, parent: Number(r.parent), revision: Number(r.revision) };
+  return {
+    id: Number(r.id), name: r.name, slug: r.slug, description: r.description, parent: Number(r.parent), revision: Number(r.revision),
+    ...(r.modified_utc ? { modifiedUtc: r.modified_utc } : {}),
+  };
 }

@@ -48,6 +48,7 @@ export interface EventsTable extends PostColumns {
   website: string | null;
   show_map: number;
   show_map_link: number;
+  /** 1 when hidden from lists; plus 2 for a series, whose occurrences are listed instead (migration 0009). */
   hide_from_listings: number;
   sticky: number;
   featured: number;
@@ -58,6 +59,10 @@ export interface EventsTable extends PostColumns {
   start_offset: BigIntColumn;
   /** The folded title, description and excerpt joined by U+001F, indexed by trigrams (compile.ts search). */
   search_text: string;
+  /** A series: JSON of its RecurrenceRecord (migration 0009); its hide_from_listings is then 2 or 3. */
+  recurrence: string | null;
+  /** An occurrence: JSON of its OccurrenceRecord (migration 0009). */
+  occurrence: string | null;
 }
 
 /** Event ↔ category, tag, venue and organizer links, in the order the event lists them. */
@@ -68,6 +73,8 @@ export interface EventLinksTable {
   position: number;
   /** The event's start_utc, so that term filters with a date window read only the window's links. */
   start_utc: BigIntColumn;
+  /** The event's start_local, so that a term's events are read in list order (migration 0010). */
+  start_local: string;
 }
 
 interface LinkedPostColumns extends PostColumns {
@@ -118,6 +125,8 @@ export interface TermsTable {
   slug_key: string;
   description_key: string;
   revision: BigIntColumn;
+  /** The term's last modification, UTC wall clock; null for terms written before migration 0007. */
+  modified_utc: string | null;
 }
 
 /** Events per UTC day of their start, status and hidden flag, overall (kind '') and per category and tag; kept by triggers (migration 0006). */
@@ -139,9 +148,86 @@ export interface TermCountsTable {
 }
 
 export interface SequencesTable {
-  /** The id sequences, and `change`: the change counter (Storage.lastChange). */
-  name: 'post' | 'term' | 'change';
+  /**
+   * The id sequences, `change`: the change counter (Storage.lastChange), `changes_pruned`: the
+   * change up to which the change log was pruned (migration 0007), and `horizon`: how far
+   * series without an end are stored (migration 0009).
+   */
+  name: 'post' | 'term' | 'change' | 'changes_pruned' | 'horizon';
   value: BigIntColumn;
+}
+
+/** The users of the server (migration 0008). */
+export interface UsersTable {
+  id: number;
+  name: string;
+  /** The name lowercased (core's userNameKey), unique. */
+  name_key: string;
+  role: string;
+  created: BigIntColumn;
+}
+
+/** API tokens as SHA-256 hashes (migration 0008). */
+export interface TokensTable {
+  id: string;
+  user_id: number;
+  kind: 'bearer' | 'application-password';
+  label: string;
+  hash: string;
+  created: BigIntColumn;
+  expires: BigIntColumn | null;
+}
+
+/** The change log: one row per record a write transaction changed (migration 0007). */
+export interface ChangesTable {
+  change: BigIntColumn;
+  seq: number;
+  kind: string;
+  record_id: BigIntColumn;
+  action: string;
+  revision: BigIntColumn;
+  at: BigIntColumn;
+  status_before: string | null;
+  author_before: number | null;
+  status_after: string | null;
+  author_after: number | null;
+}
+
+/** Named values: `change_log_id`, the log's random identity. */
+export interface MetaTable {
+  name: string;
+  value: string;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  secret: string;
+  /** JSON array of event types. */
+  types: string;
+  description: string;
+  enabled: number;
+  disabled_reason: string | null;
+  created: BigIntColumn;
+  updated: BigIntColumn;
+}
+
+/** The outbox: pending and failed deliveries (delivered ones are removed). */
+export interface WebhookDeliveriesTable {
+  endpoint_id: string;
+  change: BigIntColumn;
+  seq: number;
+  message_id: string;
+  record_key: string;
+  type: string;
+  payload: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: BigIntColumn;
+  leased_until: BigIntColumn | null;
+  last_attempt_at: BigIntColumn | null;
+  last_status: number | null;
+  last_error: string | null;
 }
 
 export interface EvcalDatabase {
@@ -153,4 +239,10 @@ export interface EvcalDatabase {
   evcal_term_counts: TermCountsTable;
   evcal_event_days: EventDaysTable;
   evcal_sequences: SequencesTable;
+  evcal_users: UsersTable;
+  evcal_tokens: TokensTable;
+  evcal_changes: ChangesTable;
+  evcal_meta: MetaTable;
+  evcal_webhook_endpoints: WebhookEndpointsTable;
+  evcal_webhook_deliveries: WebhookDeliveriesTable;
 }

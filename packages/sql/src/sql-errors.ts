@@ -38,3 +38,12 @@ export function translate(error: unknown): unknown {
   const kind = classify(error);
   return kind === 'other' ? error : storageError(kind, error);
 }
+
+/** Runs a storage call, reporting driver errors as storage errors. */
+export async function guard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw translate(error);
+  }
+}

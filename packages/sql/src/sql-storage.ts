@@ -14,15 +14,17 @@ import type {
 } from '@evcal/core/adapter';
 import { foldText, storageError } from '@evcal/core/adapter';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { eventOrder, eventWhere, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
-import { sqlDialect, storableIds, type DialectName, type SqlDialect } from './dialect';
+import { eventOrder, eventWhere, linkWalk, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
+import { sqlDialect, storableEventIds, storableIds, type DialectName, type SqlDialect } from './dialect';
 import {
   EVENT_COLUMNS, eventRecord, eventRow, groupLinks, linkRows, ORGANIZER_COLUMNS, organizerRecord, organizerRow, termRecord, termRow,
   VENUE_COLUMNS, venueRecord, venueRow, type EventRow, type OrganizerRow, type VenueRow,
 } from './rows';
 import type { EvcalDatabase, VenuesTable } from './schema';
 import { countEvents } from './list-counts';
-import { translate } from './sql-errors';
+import { guard } from './sql-errors';
+import { sqlReadiness, tokenCollection, userCollection } from './account-collections';
+import { sqlChangeLog, sqlWebhookStore } from './sql-change-store';
 
 export interface SqlStorageOptions {
   /** The Kysely instance to use (its connections, pool and logging are the caller's). */
@@ -35,12 +37,32 @@ export interface SqlStorageOptions {
   readonly destroyOnClose?: boolean;
 }
 
-type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
+export type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
 
 /** A storage over tables created by `migrate`. */
 export function createSqlStorage(options: SqlStorageOptions): Storage {
   const root = (options.schema ? options.db.withSchema(options.schema) : options.db) as Kysely<EvcalDatabase>;
   const d = sqlDialect(options.dialect);
+  // The statements every request and every write runs, built once: building a query through
+  // Kysely costs several times what running this one does (PostgreSQL: 186 against 43 µs).
+  const LAST_CHANGE = root.selectFrom('evcal_sequences').select('value').where('name', '=', 'change').compile();
+  const NEXT_CHANGE = root.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', 'change').returning('value').compile();
+
+  const readChange = () => guard(async () => Number((await root.executeQuery(LAST_CHANGE)).rows[0]!.value));
+  /**
+   * The change counter for every caller that asks in the same turn of the event loop, read
+   * once, after all of them asked (on PostgreSQL a read is a round trip, and concurrent
+   * requests each need one). Each caller still gets a value read after it asked, so it sees
+   * every write that committed before.
+   */
+  let batch: Promise<number> | undefined;
+  const sharedRead = options.dialect === 'postgres'
+    ? () => (batch ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      batch = undefined;
+      return readChange();
+    }))
+    : readChange;
 
   /** The storage over `db`: the database itself (`tx` undefined) or a write transaction. */
   const over = (db: Db, tx: TransactionState | undefined): Storage => {
@@ -52,11 +74,17 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     };
     const self: Storage = {
       capabilities: { transactions: true, durable: true },
-      events: eventCollection(db, d, write),
+      events: eventCollection(db, d, write, (n) => {
+        if (tx) tx.inserted += n;
+      }),
       venues: linkedCollection('venue', db, d, write),
       organizers: linkedCollection('organizer', db, d, write),
       categories: termCollection('category', db, d, options.schema, write),
       tags: termCollection('tag', db, d, options.schema, write),
+      users: userCollection(db, write),
+      tokens: tokenCollection(db, write),
+      changes: sqlChangeLog(db, write, guard),
+      webhooks: sqlWebhookStore(db, d, write, guard),
       sequences: {
         next: (kind) => write(async (w) => {
           const row = await w.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
@@ -69,7 +97,8 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
         }),
         peek: (kind) => guard(async () => Number((await db.selectFrom('evcal_sequences').select('value').where('name', '=', kind).executeTakeFirstOrThrow()).value)),
       },
-      lastChange: () => guard(async () => Number((await db.selectFrom('evcal_sequences').select('value').where('name', '=', 'change').executeTakeFirstOrThrow()).value)),
+      lastChange: tx ? () => guard(async () => Number((await db.executeQuery(LAST_CHANGE)).rows[0]!.value)) : sharedRead,
+      readiness: () => sqlReadiness(options.db, options.schema),
       // A transaction inside a transaction joins it.
       transaction: (fn) => (tx ? fn(self as StorageTransaction) : transaction((t, state) => fn(over(t, state) as StorageTransaction))),
       close: async () => {
@@ -87,14 +116,19 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
    */
   async function transaction<T>(fn: (tx: Transaction<EvcalDatabase>, state: TransactionState) => Promise<T>): Promise<T> {
     let result: T | undefined;
+    let bulk = false;
     try {
       return await guard(() => root.transaction().execute(async (tx) => {
-        const row = await tx.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
-          .where('name', '=', 'change').returning('value').executeTakeFirstOrThrow();
-        const state: TransactionState = { change: Number(row.value), wrote: false };
+        const row = (await tx.executeQuery(NEXT_CHANGE)).rows[0]!;
+        const state: TransactionState = { change: Number(row.value), wrote: false, inserted: 0 };
         result = await fn(tx, state);
         if (!state.wrote) throw NOTHING_WRITTEN;
+        bulk = state.inserted >= BULK_INSERTS;
         return result;
+      }).then(async (value) => {
+        // Best effort: the load has committed, and lists stay right (only slower) without it.
+        if (bulk) await analyze().catch(() => undefined);
+        return value;
       }));
     } catch (error) {
       if (error === NOTHING_WRITTEN) return result as T;
@@ -102,21 +136,40 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     }
   }
 
+  /** Fresh planner statistics for the tables lists read. */
+  async function analyze(): Promise<void> {
+    if (d.name === 'sqlite') {
+      await sql`analyze`.execute(root);
+      return;
+    }
+    const tables = ['evcal_events', 'evcal_event_links', 'evcal_event_days', 'evcal_venues', 'evcal_organizers', 'evcal_terms', 'evcal_term_counts'];
+    await sql`analyze ${sql.join(tables.map((t) => (options.schema ? sql.id(options.schema, t) : sql.id(t))))}`.execute(root);
+  }
+
   return over(root, undefined);
 }
 
-type Write = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+export type Write = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
 
-/** A write transaction's number, and whether it has written anything yet. */
+/** A write transaction's number, whether it has written anything yet, and how many events it inserted. */
 interface TransactionState {
   readonly change: number;
   wrote: boolean;
+  inserted: number;
 }
+
+/**
+ * A transaction that inserts at least this many events is a bulk load (an import, a seed):
+ * the database's planner statistics are refreshed after it commits, so the next lists are
+ * planned for the tables as they now are, not as they were (PostgreSQL's autovacuum would
+ * get to it only later; SQLite never on its own).
+ */
+const BULK_INSERTS = 1000;
 
 /** Rolls back a transaction that wrote nothing (its counter update included). */
 const NOTHING_WRITTEN = Symbol('nothing written');
 
-function eventCollection(db: Db, d: SqlDialect, write: Write): EventCollection {
+function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: number) => void): EventCollection {
   /** Events with their links: one query for the rows, one for all their links. */
   const withLinks = async (rows: readonly EventRow[]): Promise<EventRecord[]> => {
     if (rows.length === 0) return [];
@@ -141,6 +194,7 @@ function eventCollection(db: Db, d: SqlDialect, write: Write): EventCollection {
     insert: (event) => write(async (tx) => {
       await tx.insertInto('evcal_events').values(eventRow(event)).execute();
       await writeLinks(tx, event);
+      inserted(1);
     }),
     replace: (event) => write(async (tx) => {
       const result = await tx.updateTable('evcal_events').set(eventRow(event)).where('id', '=', event.id).executeTakeFirst();
@@ -153,14 +207,29 @@ function eventCollection(db: Db, d: SqlDialect, write: Write): EventCollection {
       await tx.deleteFrom('evcal_events').where('id', '=', id).execute();
     }),
     list: (query) => guard(async () => {
+      if (query.search && !unpaged(query)) {
+        // A search's matches are found once, for the page and its total together (a window
+        // count): the index is read once. A page past the end has no row to carry the total.
+        // Only the page's ids are sorted with the matches, then its rows are read.
+        const page = await pageOfEvents(db, d, query, true);
+        if (page.length > 0 || !query.offset) {
+          const rows = new Map((await selectEvents(db, page.map((r) => Number(r.id)))).map((r) => [Number(r.id), r]));
+          return { items: await withLinks(page.map((r) => rows.get(Number(r.id))!)), total: page.length ? Number(page[0]!.matches) : 0 };
+        }
+        return { items: [], total: await countEvents(db, d, query) };
+      }
       const [rows, total] = await Promise.all([pageOfEvents(db, d, query), unpaged(query) ? undefined : countEvents(db, d, query)]);
       return { items: await withLinks(rows), total: total ?? rows.length };
     }),
     unlink: (kind, id, revision) => write(async (tx) => {
+      const linked = await tx.selectFrom('evcal_event_links').select('event_id').distinct().where('kind', '=', kind).where('ref_id', '=', id).execute();
+      const ids = linked.map((r) => Number(r.event_id)).sort((a, b) => a - b);
+      if (ids.length === 0) return ids;
       await tx.updateTable('evcal_events').set({ revision })
         .where('id', 'in', (eb) => eb.selectFrom('evcal_event_links').select('event_id').where('kind', '=', kind).where('ref_id', '=', id))
         .execute();
       await tx.deleteFrom('evcal_event_links').where('kind', '=', kind).where('ref_id', '=', id).execute();
+      return ids;
     }),
     countByTerm: (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => guard(async () => {
       const valid = storableIds(ids);
@@ -178,7 +247,7 @@ function eventCollection(db: Db, d: SqlDialect, write: Write): EventCollection {
 }
 
 function selectEvents(db: Db, ids: readonly number[]): Promise<EventRow[]> {
-  const valid = storableIds(ids);
+  const valid = storableEventIds(ids);
   if (valid.length === 0) return Promise.resolve([]);
   return db.selectFrom('evcal_events').select(EVENT_COLUMNS).where('id', 'in', valid).execute();
 }
@@ -187,10 +256,25 @@ function selectEvents(db: Db, ids: readonly number[]): Promise<EventRow[]> {
 const aliased = <C extends string, A extends string>(alias: A, columns: readonly C[]) => columns.map((c) => `${alias}.${c}` as `${A}.${C}`);
 const PAGE_EVENT_COLUMNS = aliased('e', EVENT_COLUMNS);
 
-function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<EventRow[]> {
-  let query = db.selectFrom('evcal_events as e').select(PAGE_EVENT_COLUMNS).where(eventWhere(q, d, true));
+function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<EventRow[]>;
+function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted: true): Promise<{ id: number | string; matches: number | string }[]>;
+/** A page of events; `counted`: the page's ids only, each with how many events match in all (`matches`). */
+function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted = false): Promise<unknown[]> {
+  const walk = counted ? undefined : linkWalk(q);
+  if (walk) {
+    // In the links' order: (start_local, event_id) is the list's (start_local, id).
+    const query = db.selectFrom('evcal_event_links as ol').innerJoin('evcal_events as e', 'e.id', 'ol.event_id')
+      .select(PAGE_EVENT_COLUMNS)
+      .where('ol.kind', '=', walk.kind).where('ol.ref_id', '=', walk.id)
+      .where(eventWhere(q, d, true, walk) as never)
+      .orderBy((eb) => d.binary(eb.ref('ol.start_local')))
+      .orderBy('ol.event_id');
+    return paged(query, q, d).execute();
+  }
+  let query = db.selectFrom('evcal_events as e').where(eventWhere(q, d, true));
   for (const key of q.sort) query = query.orderBy((eb) => eventOrder(eb, key, d, q.geo), key.direction);
-  return paged(query, q, d).execute();
+  if (counted) return paged(query.select(['e.id', sql<number>`count(*) over ()`.as('matches')]), q, d).execute();
+  return paged(query.select(PAGE_EVENT_COLUMNS), q, d).execute();
 }
 
 
@@ -300,10 +384,3 @@ function paged<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q
 }
 
 /** Runs a storage call, turning driver errors into core errors (no SQL reaches a client). */
-async function guard<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throw translate(error);
-  }
-}

@@ -21,6 +21,8 @@ export interface OpenedDatabase {
   readonly db: Kysely<any>;
   /** SQL statements run since the last reset. */
   readonly queries: string[];
+  /** The PostgreSQL schema of the tables. */
+  readonly schema?: string;
   reopen(): Promise<OpenedDatabase>;
 }
 
@@ -50,5 +52,5 @@ export async function openPostgres(schema = `evcal_test_${randomBytes(5).toStrin
   await migrate(db, { schema });
   queries.length = 0;
   const storage = createSqlStorage({ db, dialect: 'postgres', schema, destroyOnClose: true });
-  return { storage, db, queries, reopen: async () => openPostgres(schema) };
+  return { storage, db, queries, schema, reopen: async () => openPostgres(schema) };
 }

@@ -29,6 +29,7 @@ const usual = fc.option(instant, { nil: undefined, freq: 5 });
 const rare = fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: instant });
 
 const query: fc.Arbitrary<EventQuery> = fc.record({
+  records: fc.constantFrom<EventQuery['records'][]>('listed', 'stored'),
   statuses: fc.constantFrom<PostStatus[]>(['publish'], ['publish', 'private'], ['draft']),
   excludeHidden: fc.boolean(),
   start: fc.record({ gte: usual, gt: rare, lt: rare, lte: rare }),

@@ -8,7 +8,8 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventRecord } from '@evcal/storage-test-suite';
-import { createSqlStorage, MIGRATIONS, migrate } from '../src/index';
+import { createSqlStorage, MIGRATIONS, migrate, pendingMigrations } from '../src/index';
+import type { EvcalMigration } from '../src/migrations/types';
 import { eventRow, linkRows, NO_OFFSET, startOffset } from '../src/rows';
 import { POSTGRES_URL } from './databases';
 
@@ -28,6 +29,37 @@ describe('migrate', () => {
     expect(await migrate(db)).toEqual([]);
     const tables = await db.introspection.getTables();
     expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['evcal_events', 'evcal_event_links', 'evcal_terms', 'evcal_migrations']));
+  });
+
+  // Branches number their migrations apart (0007 on one, 0008 on another) and merge in either
+  // order: a database that has 0008 must still take a 0007 that arrives later.
+  it('sqlite: runs a migration numbered below one already applied, and readiness reports it pending until then', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'evcal-migrate-')), 'db.sqlite');
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+    open.push(db);
+    await migrate(db);
+    const storage = createSqlStorage({ db, dialect: 'sqlite' });
+    expect(await storage.readiness()).toEqual({ ready: true });
+    const table = MIGRATIONS as Record<string, EvcalMigration>;
+    const earlier = '0007_merged_later';
+    expect(LATEST.at(-1)! > earlier).toBe(true);
+    table[earlier] = { up: async (d) => { await d.schema.createTable('evcal_merged_later').addColumn('id', 'integer').execute(); } };
+    try {
+      expect(await pendingMigrations(db)).toEqual([earlier]);
+      expect(await storage.readiness()).toEqual({ ready: false, reason: 'schema', detail: `migrations not applied: ${earlier}` });
+      expect(await migrate(db)).toEqual([earlier]);
+      expect(await storage.readiness()).toEqual({ ready: true });
+    } finally {
+      delete table[earlier];
+    }
+  });
+
+  it('sqlite: readiness tells a database never migrated from one that cannot be read', async () => {
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+    const storage = createSqlStorage({ db, dialect: 'sqlite' });
+    expect(await storage.readiness()).toMatchObject({ ready: false, reason: 'schema' });
+    await db.destroy();
+    expect(await storage.readiness()).toMatchObject({ ready: false, reason: 'unreachable' });
   });
 
   it.skipIf(!POSTGRES_URL)('postgres: concurrent starts on a new schema apply each migration once', async () => {
@@ -71,10 +103,12 @@ for (const [name, connect, available] of upgrades) {
       eventRecord(3, { categoryIds: [11], startLocal: 'not a wall clock' }),
     ];
     for (const e of events) {
-      // The columns of 0001 only: start_offset comes with 0002, revision with 0003, ical_uid with 0004, lineage with 0005, search_text with 0006.
-      const { start_offset: _, revision: _r, ical_uid: _uid, lineage: _lineage, search_text: _s, ...row } = eventRow(e);
+      // The columns of 0001 only: start_offset comes with 0002, revision with 0003, ical_uid with 0004, lineage with 0005, search_text with 0006,
+      // recurrence and occurrence with 0009.
+      const { start_offset: _, revision: _r, ical_uid: _uid, lineage: _lineage, search_text: _s, recurrence: _rec, occurrence: _occ, ...row } = eventRow(e);
       await target.insertInto('evcal_events').values(row).execute();
-      const links = linkRows(e).map(({ start_utc: __, ...link }) => link);
+      // The links of 0001: start_utc comes with 0002, start_local with 0010.
+      const links = linkRows(e).map(({ start_utc: __, start_local: ___, ...link }) => link);
       if (links.length) await target.insertInto('evcal_event_links').values(links).execute();
     }
 
@@ -83,8 +117,11 @@ for (const [name, connect, available] of upgrades) {
     expect(offsets.map((r) => Number(r.start_offset))).toEqual(events.map((e) => startOffset(e.startLocal, e.startUtc)));
     expect(Number(offsets[1]!.start_offset)).toBe(9 * 3_600_000);
     expect(Number(offsets[2]!.start_offset)).toBe(NO_OFFSET);
-    const links = await target.selectFrom('evcal_event_links').select(['event_id', 'start_utc']).execute();
-    for (const l of links) expect(Number(l.start_utc)).toBe(events.find((e) => e.id === Number(l.event_id))!.startUtc);
+    const links = await target.selectFrom('evcal_event_links').select(['event_id', 'start_utc', 'start_local']).execute();
+    for (const l of links) {
+      const event = events.find((e) => e.id === Number(l.event_id))!;
+      expect([Number(l.start_utc), l.start_local]).toEqual([event.startUtc, event.startLocal]);
+    }
 
     const storage = createSqlStorage({ db, dialect: name as 'sqlite' | 'postgres', ...(schema ? { schema } : {}) });
     expect((await storage.events.getMany([1, 2, 3])).map((e) => e.revision)).toEqual([0, 0, 0]);

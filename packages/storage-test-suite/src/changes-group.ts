@@ -27,6 +27,19 @@ export function changesGroup(ctx: SuiteContext): void {
       expect(await s.lastChange()).toBe(2);
     });
 
+    it('answers every lastChange() with a value read after it was asked, also when many ask at once', async () => {
+      const s = await ctx.fresh();
+      // Reads asked together, some while a write commits between them.
+      const before = [s.lastChange(), s.lastChange()];
+      await new Promise((resolve) => setImmediate(resolve));
+      const during = s.lastChange();
+      await s.venues.insert(venueRecord(1));
+      const after = [s.lastChange(), s.lastChange(), s.lastChange()];
+      expect(await Promise.all(before)).toEqual([0, 0]);
+      expect([0, 1]).toContain(await during);
+      expect(await Promise.all(after)).toEqual([1, 1, 1]);
+    });
+
     it('leaves the counter as it was after a transaction that wrote nothing', async () => {
       const s = await ctx.fresh();
       await s.venues.insert(venueRecord(1));

@@ -1,5 +1,5 @@
 // Record factories for storage tests: complete, valid records with overridable fields.
-import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '@evcal/core/adapter';
+import type { EventRecord, OrganizerRecord, TermRecord, TokenRecord, UserRecord, VenueRecord } from '@evcal/core/adapter';
 
 const STAMP = '2026-01-01 10:00:00';
 
@@ -44,4 +44,14 @@ export function organizerRecord(id: number, over: Partial<OrganizerRecord> = {})
 
 export function termRecord(id: number, over: Partial<TermRecord> = {}): TermRecord {
   return { id, name: `Term ${id}`, slug: `term-${id}`, description: '', parent: 0, revision: 1, ...over };
+}
+
+export function userRecord(id: number, over: Partial<UserRecord> = {}): UserRecord {
+  return { id, name: `user-${id}`, role: 'editor', created: Date.UTC(2026, 0, 1) + id, ...over };
+}
+
+export function tokenRecord(id: string, userId: number, over: Partial<TokenRecord> = {}): TokenRecord {
+  return {
+    id, userId, kind: 'bearer', label: '', hash: `${id}`.padEnd(64, '0').slice(0, 64), created: Date.UTC(2026, 0, 2), expires: null, ...over,
+  };
 }

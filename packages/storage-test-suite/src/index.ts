@@ -1,4 +1,4 @@
 // @evcal/storage-test-suite: the suite every evcal storage adapter runs to prove itself.
 export { registerStorageSuite } from './suite';
 export type { StorageSuiteOptions } from './context';
-export { eventRecord, venueRecord, organizerRecord, termRecord, utcWall } from './fixtures';
+export { eventRecord, venueRecord, organizerRecord, termRecord, userRecord, tokenRecord, utcWall } from './fixtures';

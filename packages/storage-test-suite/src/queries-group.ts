@@ -7,6 +7,8 @@ import type { SuiteContext } from './context';
 import { eventRecord, organizerRecord, termRecord, venueRecord } from './fixtures';
 
 const h = (day: number, hour: number) => Date.UTC(2026, 5, day, hour);
+/** The modification time of every fixture (fixtures.ts). */
+const STAMPED = Date.UTC(2026, 0, 1, 10);
 const START_AND_ID: EventQuery['sort'] = [{ field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }];
 
 async function seedEvents(s: Storage): Promise<void> {
@@ -37,6 +39,16 @@ const EVENT_CASES: Array<[string, Partial<EventQuery>, number[], number?]> = [
   ['only own posts: no shared statuses', { statuses: [], ownedBy: { authorId: 1, statuses: ['private', 'draft'] } }, [3, 6]],
   ['no statuses at all matches nothing', { statuses: [] }, []],
   ['start on or after', { start: { gte: h(2, 0) } }, [2, 5]],
+  // Every fixture was last modified at 2026-01-01 10:00:00 UTC, a whole second.
+  ['modified after the instant just before', { modified: { gt: STAMPED - 1 } }, [1, 7, 2, 5]],
+  ['modified after its own second: nothing', { modified: { gt: STAMPED } }, []],
+  ['modified after a later instant of its second: nothing', { modified: { gt: STAMPED + 500 } }, []],
+  ['modified at or after a later instant of its second: nothing', { modified: { gte: STAMPED + 1 } }, []],
+  ['modified at or after its second', { modified: { gte: STAMPED } }, [1, 7, 2, 5]],
+  ['modified before the next instant', { modified: { lt: STAMPED + 1 } }, [1, 7, 2, 5]],
+  ['modified before its second: nothing', { modified: { lt: STAMPED } }, []],
+  ['modified at or before the instant just before: nothing', { modified: { lte: STAMPED - 1 } }, []],
+  ['modified bounds beyond the four-digit years', { modified: { gt: -1e15, lt: 1e15 } }, [1, 7, 2, 5]],
   ['start strictly after an exact start', { start: { gt: h(1, 10) } }, [7, 2, 5]],
   ['start before', { start: { lt: h(1, 14) } }, [1]],
   ['end on or before', { end: { lte: h(2, 12) } }, [1, 7]],
@@ -150,7 +162,7 @@ export function queriesGroup(ctx: SuiteContext): void {
       it(name, async () => {
         const s = await ctx.fresh();
         await seedEvents(s);
-        const page = await s.events.list({ statuses: ['publish'], excludeHidden: true, sort: START_AND_ID, ...partial });
+        const page = await s.events.list({ records: 'listed', statuses: ['publish'], excludeHidden: true, sort: START_AND_ID, ...partial } as EventQuery);
         expect(page.items.map((e) => e.id)).toEqual(ids);
         expect(page.total).toBe(total ?? ids.length);
       });

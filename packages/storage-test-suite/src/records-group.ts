@@ -1,6 +1,6 @@
 // Records: CRUD on every collection, slugs, id sequences, links, term names, transactions
 // and durability.
-import type { EventRecord, Storage } from '@evcal/core/adapter';
+import type { EventQuery, EventRecord, Storage } from '@evcal/core/adapter';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './context';
 import { eventRecord, organizerRecord, termRecord, venueRecord } from './fixtures';
@@ -115,8 +115,61 @@ export function recordsGroup(ctx: SuiteContext): void {
       expect(await s.events.get(1)).toEqual(imported);
       expect((await s.events.get(2))?.icalUid).toBeUndefined();
       await s.events.replace({ ...imported, title: 'Renamed' });
-      const listed = await s.events.list({ statuses: ['publish'], excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }] });
+      const listed = await s.events.list({ records: 'listed', statuses: ['publish'], excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }] });
       expect(listed.items.map((e) => [e.id, e.title, e.icalUid])).toEqual([[1, 'Renamed', '12@other.example'], [2, 'Event 2', undefined]]);
+    });
+
+    it('keeps series and their occurrences (ids above 2^31, their links), lists each as its query says, and counts a series once per term', async () => {
+      const s = await ctx.fresh();
+      const series = eventRecord(7, {
+        categoryIds: [3], tagIds: [4], venueIds: [5],
+        recurrence: { rrule: 'FREQ=WEEKLY;COUNT=2', rdate: ['2026-06-20 18:00:00'], exdate: ['2026-06-13'], idBase: 7 },
+      });
+      const day = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000 + 719_163;
+      const occurrence = (date: string, over: Partial<EventRecord> = {}) => eventRecord(day(date) * 2 ** 31 + 7, {
+        parentId: 7, slug: `event-7/${date}`, categoryIds: [3], tagIds: [4], venueIds: [5], startUtc: Date.parse(`${date}T18:00:00Z`),
+        occurrence: { date, originalStart: `${date} 18:00:00` }, ...over,
+      });
+      const first = occurrence('2026-06-06');
+      const moved = occurrence('2026-06-20', {
+        title: 'Moved', startUtc: Date.parse('2026-06-21T18:00:00Z'),
+        occurrence: { date: '2026-06-20', originalStart: '2026-06-20 18:00:00', overrides: { title: 'Moved', startLocal: '2026-06-21 18:00:00', categoryIds: [3] } },
+      });
+      const plain = eventRecord(8, { categoryIds: [3], startUtc: Date.parse('2026-06-07T10:00:00Z') });
+      for (const e of [series, first, moved, plain]) await s.events.insert(e);
+      expect(first.id).toBeGreaterThan(2 ** 31);
+      expect(await s.events.get(7)).toEqual(series);
+      expect(await s.events.get(moved.id)).toEqual(moved);
+      expect((await s.events.getMany([first.id, moved.id, 8])).map((e) => e.id).sort((a, b) => a - b)).toEqual([8, first.id, moved.id]);
+      const ids = async (records: EventQuery['records'], more: Partial<EventQuery> = {}) => (await s.events.list({
+        records, statuses: ['publish'], excludeHidden: true, sort: [{ field: 'id', direction: 'asc' }], ...more,
+      })).items.map((e) => e.id);
+      expect(await ids('listed')).toEqual([8, first.id, moved.id]);
+      expect(await ids('stored')).toEqual([7, 8]);
+      expect(await ids('series')).toEqual([7]);
+      expect(await ids('listed', { categoryIds: [3], venueIds: [5] })).toEqual([first.id, moved.id]);
+      expect(await ids('listed', { parentId: 7 })).toEqual([first.id, moved.id]);
+      expect(await ids('listed', { ids: [moved.id, 7] })).toEqual([moved.id]);
+      const page = await s.events.list({ records: 'listed', statuses: ['publish'], excludeHidden: true, sort: [{ field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }], limit: 1, start: { gte: Date.parse('2026-06-01T00:00:00Z') } });
+      expect(page.total).toBe(3);
+      expect([...(await s.events.countByTerm('category', [3], ['publish'])).entries()]).toEqual([[3, 2]]);
+      await s.events.delete(first.id);
+      expect(await s.events.get(first.id)).toBeUndefined();
+      expect([...(await s.events.countByTerm('category', [3], ['publish'])).entries()]).toEqual([[3, 2]]);
+      if (!ctx.options.reopen) return;
+      const again = await ctx.reopen(s);
+      expect(await again.events.get(moved.id)).toEqual(moved);
+      expect(await again.events.get(7)).toEqual(series);
+    });
+
+    it('keeps the recurrence horizon, which only grows', async () => {
+      const s = await ctx.fresh();
+      expect(await s.sequences.peek('horizon')).toBe(0);
+      await s.transaction(async (tx) => tx.sequences.bump('horizon', 1_900_000_000_000));
+      await s.transaction(async (tx) => tx.sequences.bump('horizon', 1_800_000_000_000));
+      expect(await s.sequences.peek('horizon')).toBe(1_900_000_000_000);
+      if (!ctx.options.reopen) return;
+      expect(await (await ctx.reopen(s)).sequences.peek('horizon')).toBe(1_900_000_000_000);
     });
 
     it('keeps venue coordinates and null ones', async () => {
@@ -180,6 +233,24 @@ export function recordsGroup(ctx: SuiteContext): void {
       expect([counts.get(7), counts.get(8), counts.get(9)]).toEqual([2, 1, 0]);
       expect((await s.events.countByTerm('category', [7], ['publish', 'draft'])).get(7)).toBe(3);
       expect((await s.events.countByTerm('tag', [7], ['publish'])).get(7)).toBe(1);
+    });
+
+    it('counts, inside a transaction, the events as the transaction changed them', async () => {
+      const s = await ctx.fresh();
+      await s.events.insert(eventRecord(1, { categoryIds: [7, 8] }));
+      await s.events.insert(eventRecord(2, { categoryIds: [7] }));
+      await s.events.insert(eventRecord(3, { categoryIds: [8], status: 'draft' }));
+      const inside = await s.transaction(async (tx) => {
+        await tx.events.insert(eventRecord(4, { categoryIds: [7, 9] }));
+        await tx.events.replace(eventRecord(1, { categoryIds: [8] }));
+        await tx.events.replace(eventRecord(3, { categoryIds: [8, 9] }));
+        await tx.events.delete(2);
+        return tx.events.countByTerm('category', [7, 8, 9], ['publish']);
+      });
+      // 7: event 4 only; 8: events 1 and 3 (now published); 9: events 3 and 4.
+      expect([inside.get(7), inside.get(8), inside.get(9)]).toEqual([1, 2, 2]);
+      const after = await s.events.countByTerm('category', [7, 8, 9], ['publish']);
+      expect([after.get(7), after.get(8), after.get(9)]).toEqual([1, 2, 2]);
     });
 
     describe('transactions', () => {

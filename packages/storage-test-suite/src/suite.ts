@@ -1,5 +1,7 @@
 // registerStorageSuite: the whole suite for one adapter, as vitest tests.
 import { describe } from 'vitest';
+import { accountsGroup } from './accounts-group';
+import { changeLogGroup } from './change-log-group';
 import { changesGroup } from './changes-group';
 import { suiteContext, type StorageSuiteOptions } from './context';
 import { differentialGroup } from './differential-group';
@@ -17,7 +19,9 @@ export function registerStorageSuite(options: StorageSuiteOptions): void {
     const ctx = suiteContext(options);
     recordsGroup(ctx);
     changesGroup(ctx);
+    changeLogGroup(ctx);
     queriesGroup(ctx);
     differentialGroup(ctx);
+    accountsGroup(ctx);
   });
 }

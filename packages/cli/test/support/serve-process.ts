@@ -24,16 +24,28 @@ export interface Running {
   readonly api: string;
   readonly child: ChildProcessWithoutNullStreams;
   readonly stdout: () => string;
+  readonly stderr: () => string;
   /** Resolves with the exit code once the process has exited. */
   readonly exited: Promise<number | null>;
 }
 
+export interface SpawnOptions {
+  /** Variables added to the environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Add `--storage memory` when the arguments name no storage; false when the storage comes
+   * from the environment or a config file instead.
+   * @default true
+   */
+  readonly memoryByDefault?: boolean;
+}
+
 /** Runs `evcal serve` on a fresh in-memory storage unless the args name one (the default is a SQLite file). */
-export function spawnServe(args: readonly string[]): ChildProcessWithoutNullStreams {
-  const storage = args.includes('--storage') ? [] : ['--storage', 'memory'];
+export function spawnServe(args: readonly string[], options: SpawnOptions = {}): ChildProcessWithoutNullStreams {
+  const storage = args.includes('--storage') || options.memoryByDefault === false ? [] : ['--storage', 'memory'];
   const child = spawn(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...storage, ...args], {
     cwd: REPO,
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
   });
   onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -42,8 +54,8 @@ export function spawnServe(args: readonly string[]): ChildProcessWithoutNullStre
 }
 
 /** Starts `evcal serve` and resolves once it has printed its origin. */
-export async function startServe(args: readonly string[] = []): Promise<Running> {
-  const child = spawnServe(args);
+export async function startServe(args: readonly string[] = [], options: SpawnOptions = {}): Promise<Running> {
+  const child = spawnServe(args, options);
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
@@ -60,5 +72,5 @@ export async function startServe(args: readonly string[] = []): Promise<Running>
     child.stdout.on('data', onData);
     void exited.then((code) => reject(new Error(`evcal serve exited with ${code} before listening:\n${out}${err}`)));
   });
-  return { origin, api: `${origin}${NS}`, child, stdout: () => out, exited };
+  return { origin, api: `${origin}${NS}`, child, stdout: () => out, stderr: () => err, exited };
 }

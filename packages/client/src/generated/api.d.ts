@@ -175,6 +175,10 @@ export interface paths {
                     ends_after?: string | number;
                     /** @description Apply date bounds at the given times instead of whole days */
                     strict_dates?: boolean | string;
+                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                    modified_after?: string | number;
+                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                    modified_before?: string | number;
                     /** @description The password of a password-protected item */
                     password?: string;
                     /** @description The scope of the request: view, edit or embed */
@@ -355,6 +359,12 @@ export interface paths {
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
                         };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
+                        };
                     };
                     "application/x-www-form-urlencoded": {
                         /** @description The event title */
@@ -414,6 +424,12 @@ export interface paths {
                         /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
+                        };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
                         };
                     };
                 };
@@ -714,6 +730,12 @@ export interface paths {
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
                         };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
+                        };
                     };
                     "application/x-www-form-urlencoded": {
                         /** @description The event title */
@@ -773,6 +795,12 @@ export interface paths {
                         /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
+                        };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
                         };
                     };
                 };
@@ -967,6 +995,12 @@ export interface paths {
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
                         };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
+                        };
                     };
                     "application/x-www-form-urlencoded": {
                         /** @description The event title */
@@ -1026,6 +1060,12 @@ export interface paths {
                         /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
+                        };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
                         };
                     };
                 };
@@ -1340,6 +1380,12 @@ export interface paths {
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
                         };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
+                        };
                     };
                     "application/x-www-form-urlencoded": {
                         /** @description The event title */
@@ -1396,6 +1442,12 @@ export interface paths {
                         /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
+                        };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
                         };
                     };
                 };
@@ -1708,6 +1760,12 @@ export interface paths {
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
                         };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
+                        };
                     };
                     "application/x-www-form-urlencoded": {
                         /** @description The event title */
@@ -1765,6 +1823,12 @@ export interface paths {
                         /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
+                        };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
                         };
                     };
                 };
@@ -1957,6 +2021,12 @@ export interface paths {
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
                         };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
+                        };
                     };
                     "application/x-www-form-urlencoded": {
                         /** @description The event title */
@@ -2014,6 +2084,12 @@ export interface paths {
                         /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
+                        };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
                         };
                     };
                 };
@@ -2326,6 +2402,12 @@ export interface paths {
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
                         };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
+                        };
                     };
                     "application/x-www-form-urlencoded": {
                         /** @description The event title */
@@ -2380,6 +2462,12 @@ export interface paths {
                         /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
                         organizer?: number | string | unknown[] | {
                             [key: string]: unknown;
+                        };
+                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                        recurrence?: null | string | {
+                            rrule?: string;
+                            rdate?: string | (string | number)[];
+                            exdate?: string | (string | number)[];
                         };
                     };
                 };
@@ -2524,6 +2612,10 @@ export interface paths {
                     only_with_upcoming?: boolean | number | string;
                     /** @description The post status(es) to return, as a list or comma-separated string */
                     status?: string | number | (string | number)[];
+                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                    modified_after?: string | number;
+                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                    modified_before?: string | number;
                     /** @description The password of a password-protected item */
                     password?: string;
                     /** @description The scope of the request: view, edit or embed */
@@ -4684,6 +4776,10 @@ export interface paths {
                     only_with_upcoming?: boolean | number | string;
                     /** @description The post status(es) to return, as a list or comma-separated string */
                     status?: string | number | (string | number)[];
+                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                    modified_after?: string | number;
+                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                    modified_before?: string | number;
                     /** @description The password of a password-protected item */
                     password?: string;
                     /** @description The scope of the request: view, edit or embed */
@@ -6574,6 +6670,10 @@ export interface paths {
                     event?: number | string;
                     /** @description The term with this slug */
                     slug?: string;
+                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                    modified_after?: string | number;
+                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                    modified_before?: string | number;
                 };
                 header?: {
                     /** @description ETags of representations you hold: 304 Not Modified when one is still current */
@@ -7542,6 +7642,10 @@ export interface paths {
                     event?: number | string;
                     /** @description The term with this slug */
                     slug?: string;
+                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                    modified_after?: string | number;
+                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                    modified_before?: string | number;
                 };
                 header?: {
                     /** @description ETags of representations you hold: 304 Not Modified when one is still current */
@@ -8528,6 +8632,10 @@ export interface paths {
                     ends_after?: string | number;
                     /** @description Apply date bounds at the given times instead of whole days */
                     strict_dates?: boolean | string;
+                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                    modified_after?: string | number;
+                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                    modified_before?: string | number;
                     /** @description The password of a password-protected item */
                     password?: string;
                     /** @description The scope of the request: view, edit or embed */
@@ -8889,6 +8997,927 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The records changed after a sync token, as they are now, and tombstones of those gone; without a token, a token for now */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The next_token of your last call; without it the answer is a token for now (list everything first) */
+                    since?: string;
+                    /** @description The most changes to read (at most 500) */
+                    per_page?: number | string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The records changed after a sync token, as they are now, and tombstones of those gone; without a token, a token for now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Changes"];
+                    };
+                };
+                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller may not do this, or the item is not accessible */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such route, event or page */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The sync token has expired (changes-token-expired) or was not issued by this calendar (changes-token-invalid): list everything again */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints (administrators) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description List webhook endpoints (administrators) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpointList"];
+                    };
+                };
+                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller may not do this, or the item is not accessible */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such route, event or page */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The item is already in the trash */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Register a webhook endpoint (administrators); the answer carries its secret */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                        url: string;
+                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                        types?: string | number | (string | number)[];
+                        /** @description What the endpoint is for */
+                        description?: string;
+                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                        secret?: string;
+                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                        enabled?: boolean | (0 | 1) | string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                        url: string;
+                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                        types?: string | number | (string | number)[];
+                        /** @description What the endpoint is for */
+                        description?: string;
+                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                        secret?: string;
+                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                        enabled?: boolean | (0 | 1) | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Register a webhook endpoint (administrators); the answer carries its secret */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller may not do this, or the item is not accessible */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such route, event or page */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The item is already in the trash */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a webhook endpoint, with its secret (administrators) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The endpoint ID (ep_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Read a webhook endpoint, with its secret (administrators) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller may not do this, or the item is not accessible */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No webhook endpoint has this ID (webhook-not-found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The item is already in the trash */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Change a webhook endpoint: only the fields sent change (administrators) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The endpoint ID (ep_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                        url?: string;
+                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                        types?: string | number | (string | number)[];
+                        /** @description What the endpoint is for */
+                        description?: string;
+                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                        secret?: string;
+                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                        enabled?: boolean | (0 | 1) | string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                        url?: string;
+                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                        types?: string | number | (string | number)[];
+                        /** @description What the endpoint is for */
+                        description?: string;
+                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                        secret?: string;
+                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                        enabled?: boolean | (0 | 1) | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Change a webhook endpoint: only the fields sent change (administrators) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller may not do this, or the item is not accessible */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No webhook endpoint has this ID (webhook-not-found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The item is already in the trash */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Change a webhook endpoint: only the fields sent change (administrators) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The endpoint ID (ep_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                        url?: string;
+                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                        types?: string | number | (string | number)[];
+                        /** @description What the endpoint is for */
+                        description?: string;
+                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                        secret?: string;
+                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                        enabled?: boolean | (0 | 1) | string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                        url?: string;
+                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                        types?: string | number | (string | number)[];
+                        /** @description What the endpoint is for */
+                        description?: string;
+                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                        secret?: string;
+                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                        enabled?: boolean | (0 | 1) | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Change a webhook endpoint: only the fields sent change (administrators) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller may not do this, or the item is not accessible */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No webhook endpoint has this ID (webhook-not-found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The item is already in the trash */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Remove a webhook endpoint and its waiting deliveries (administrators) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The endpoint ID (ep_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Remove a webhook endpoint and its waiting deliveries (administrators) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller may not do this, or the item is not accessible */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No webhook endpoint has this ID (webhook-not-found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The item is already in the trash */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a webhook endpoint: only the fields sent change (administrators) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The endpoint ID (ep_…) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                        url?: string;
+                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                        types?: string | number | (string | number)[];
+                        /** @description What the endpoint is for */
+                        description?: string;
+                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                        secret?: string;
+                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                        enabled?: boolean | (0 | 1) | string;
+                    };
+                    "application/x-www-form-urlencoded": {
+                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                        url?: string;
+                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                        types?: string | number | (string | number)[];
+                        /** @description What the endpoint is for */
+                        description?: string;
+                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                        secret?: string;
+                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                        enabled?: boolean | (0 | 1) | string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Change a webhook endpoint: only the fields sent change (administrators) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The caller may not do this, or the item is not accessible */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No webhook endpoint has this ID (webhook-not-found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The item is already in the trash */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9023,6 +10052,22 @@ export interface components {
             custom_fields: unknown[];
             /** @description Whether the event sells tickets (when an app supplies ticketing) */
             ticketed?: boolean | null;
+            /** @description A series (docs/recurrence.md): its rule. Lists show its occurrences instead of it */
+            recurrence?: {
+                /** @description The RRULE (RFC 5545), without DTSTART; "" for a series of RDATEs alone */
+                rrule: string;
+                rdate: string[];
+                exdate: string[];
+            };
+            /** @description An occurrence: the id of its series */
+            post_parent?: number;
+            /** @description An occurrence of a series (docs/recurrence.md) */
+            occurrence?: {
+                /** @description The start its series gives it (RECURRENCE-ID), local wall clock */
+                original_start_date: string;
+                /** @description Whether it was changed on its own */
+                exception: boolean | null;
+            };
             /** @description schema.org Event (single reads only) */
             json_ld?: {
                 "@type": string;
@@ -9271,6 +10316,86 @@ export interface components {
                 /** @description The HTTP status */
                 status: number;
             };
+        };
+        ChangeEnvelope: {
+            /** @description The event type, <kind>.<action>: event.created, venue.updated, category.deleted… */
+            type: string;
+            /** @description The record ID */
+            id: number;
+            /** @description The record's revision after the change (its last one, for a deletion) */
+            revision: number;
+            /** @description When the change was made, ISO 8601 in UTC */
+            timestamp: string;
+        };
+        ChangedRecord: {
+            /**
+             * @description The kind of record
+             * @enum {string}
+             */
+            type: "event" | "venue" | "organizer" | "category" | "tag";
+            /** @description The record ID */
+            id: number;
+            /**
+             * @description Put the record into your copy, replacing what you hold
+             * @enum {unknown}
+             */
+            deleted: false;
+            /** @description The record's revision */
+            revision: number;
+            /** @description The record as its list shows it to you */
+            record: components["schemas"]["Event"] | components["schemas"]["Venue"] | components["schemas"]["Organizer"] | components["schemas"]["Term"];
+        };
+        Tombstone: {
+            /**
+             * @description The kind of record
+             * @enum {string}
+             */
+            type: "event" | "venue" | "organizer" | "category" | "tag";
+            /** @description The record ID */
+            id: number;
+            /**
+             * @description Remove the record from your copy
+             * @enum {unknown}
+             */
+            deleted: true;
+        };
+        Changes: {
+            /** @description The records changed after the token, in the order of their last change; a page may be empty while has_more is true */
+            changes: (components["schemas"]["ChangedRecord"] | components["schemas"]["Tombstone"])[];
+            /** @description Where to continue: send it as `since` next time */
+            next_token: string;
+            /** @description More changes are waiting: ask again at once with next_token */
+            has_more: boolean;
+            /** @description This route with next_token */
+            next_rest_url: string;
+            /**
+             * @description Sent when no token was: list every collection first, then follow the changes from next_token
+             * @enum {unknown}
+             */
+            full_sync_required?: true;
+        };
+        WebhookEndpoint: {
+            /** @description The endpoint ID (ep_…) */
+            id: string;
+            /** @description Where deliveries are POSTed */
+            url: string;
+            /** @description What the endpoint is for */
+            description: string;
+            /** @description The event types delivered; empty: every type */
+            types: string[];
+            /** @description Whether deliveries are made */
+            enabled: boolean;
+            /** @description gone: the endpoint answered 410; manual: disabled through the API or the command line */
+            disabled_reason: string | null;
+            /** @description When it was registered, ISO 8601 in UTC */
+            created: string;
+            /** @description When it was last changed, ISO 8601 in UTC */
+            updated: string;
+            /** @description The signing secret (whsec_…), on creation and single reads */
+            secret?: string;
+        };
+        WebhookEndpointList: {
+            webhooks: components["schemas"]["WebhookEndpoint"][];
         };
     };
     responses: never;

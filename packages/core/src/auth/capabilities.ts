@@ -10,7 +10,9 @@ export type Capability =
     | 'delete' | 'delete_others' | 'delete_published' | 'delete_private'}_${PostKindPlural}`
   | 'upload_files'
   | 'manage_categories'
-  | 'unfiltered_html';
+  | 'unfiltered_html'
+  /** WordPress's administrator capability: here, managing webhook endpoints. */
+  | 'manage_options';
 
 export type PostKindPlural = 'events' | 'venues' | 'organizers';
 
@@ -53,7 +55,7 @@ const EDITOR = [
 
 /** WordPress's default roles, with The Events Calendar's capabilities. */
 export const DEFAULT_ROLES: RoleTable = {
-  administrator: EDITOR,
+  administrator: [...EDITOR, 'manage_options'],
   editor: EDITOR,
   author: AUTHOR,
   contributor: CONTRIBUTOR,

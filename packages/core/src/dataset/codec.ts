@@ -8,25 +8,30 @@ import * as v from 'valibot';
 import { CalendarError } from '../errors';
 import { parseCostInput } from '../domain/cost';
 import {
-  POST_STATUSES, type EventRecord, type ImageRecord, type OrganizerRecord, type PostRecord, type TermRecord, type VenueRecord,
+  MAX_ID, POST_STATUSES, type EventOverrides, type EventRecord, type ImageRecord, type OrganizerRecord, type PostRecord, type TermRecord, type VenueRecord,
 } from '../model/records';
 import { formatUtc, parseWall } from '../time/wall-clock';
+import { decodeAccounts, encodeAccounts, type AccountSet } from './account-codec';
 import { resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
+import type { StoredChanges } from '../storage/change-store';
+import { changesJsonPieces, changesSchema } from './changes-codec';
 
-/** Every record of a calendar, and where its id sequences stand. */
-export interface RecordSet {
+/** Every record of a calendar, and where its id sequences stand; a stored calendar's accounts too. */
+export interface RecordSet extends AccountSet {
   readonly events: readonly EventRecord[];
   readonly venues: readonly VenueRecord[];
   readonly organizers: readonly OrganizerRecord[];
   readonly categories: readonly TermRecord[];
   readonly tags: readonly TermRecord[];
   /** The id sequences, and `change`: the storage's last change number (see Storage.lastChange). */
-  readonly sequences: { readonly post: number; readonly term: number; readonly change: number };
+  readonly sequences: { readonly post: number; readonly term: number; readonly change: number; readonly horizon?: number };
+  /** The change log and webhooks of the storage these records come from (only a storage's own document keeps them). */
+  readonly changes?: StoredChanges;
 }
 
 /** The dataset document: the five sections and evcal's metadata. */
 export interface EncodedDataset {
-  evcal: { format: 1; sequences: { post: number; term: number; change?: number } };
+  evcal: { format: 1; sequences: { post: number; term: number; change?: number; horizon?: number }; changes?: StoredChanges };
   categories: Record<string, unknown>[];
   tags: Record<string, unknown>[];
   venues: Record<string, unknown>[];
@@ -35,8 +40,13 @@ export interface EncodedDataset {
 }
 
 export function encodeDataset(records: RecordSet): EncodedDataset {
-  const out: Record<string, unknown> = { evcal: encodeMeta(records) };
+  const c = records.changes;
+  const out: Record<string, unknown> = {
+    evcal: { ...encodeMeta(records), ...(c ? { changes: { log: c.log, endpoints: c.endpoints, entries: c.entries, deliveries: c.deliveries } } : {}) },
+  };
   for (const [key, encode] of SECTIONS) out[key] = byId<{ id: number }>(records[key]).map(encode);
+  const accounts = encodeAccounts(records);
+  if (accounts) out.accounts = accounts;
   return out as unknown as EncodedDataset;
 }
 
@@ -48,7 +58,9 @@ export function encodeDataset(records: RecordSet): EncodedDataset {
  * modify them), which is what makes their identity a key.
  */
 export function datasetJsonBytes(records: RecordSet, cache?: WeakMap<object, Uint8Array>): Uint8Array {
-  const parts: Uint8Array[] = [utf8.encode(`{"evcal":${JSON.stringify(encodeMeta(records))}`)];
+  const meta = JSON.stringify(encodeMeta(records));
+  const parts: Uint8Array[] = [utf8.encode(`{"evcal":${records.changes ? meta.slice(0, -1) : meta}`)];
+  if (records.changes) parts.push(utf8.encode(',"changes":'), ...changesJsonPieces(records.changes, cache), CLOSE_OBJECT);
   for (const [key, encode] of SECTIONS) {
     parts.push(utf8.encode(`,"${key}":[`));
     byId<{ id: number }>(records[key]).forEach((r, i) => {
@@ -62,6 +74,8 @@ export function datasetJsonBytes(records: RecordSet, cache?: WeakMap<object, Uin
     });
     parts.push(CLOSE_LIST);
   }
+  const accounts = encodeAccounts(records);
+  if (accounts) parts.push(utf8.encode(`,"accounts":${JSON.stringify(accounts)}`));
   parts.push(CLOSE_OBJECT);
   const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
   let at = 0;
@@ -82,15 +96,21 @@ export function decodeDataset(data: unknown): RecordSet {
   const organizers = decodeAll(doc.organizers, 'organizers', (r, p) => decodeOrganizer(r, p));
   const categories = decodeAll(doc.categories, 'categories', (r, p) => decodeTerm(r, p, true));
   const tags = decodeAll(doc.tags, 'tags', (r, p) => decodeTerm(r, p, false));
+  const accounts = decodeAccounts(doc.accounts ?? {});
+  if (!accounts.ok) throw datasetError(accounts.path, accounts.message);
   // Not Math.max(...ids): a spread of a few hundred thousand arguments overflows the stack.
-  const maxId = (lists: readonly { id: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => Math.max(n, r.id), m), 0);
+  // Occurrence ids are not taken from the post sequence.
+  const maxId = (lists: readonly { id: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => (r.id > MAX_ID ? n : Math.max(n, r.id)), m), 0);
   const maxRevision = (lists: readonly { revision: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => Math.max(n, r.revision), m), 0);
+  const changes = doc.evcal?.changes === undefined ? undefined : parse(changesSchema, doc.evcal.changes, 'evcal.changes');
   return {
-    events, venues, organizers, categories, tags,
+    events, venues, organizers, categories, tags, ...accounts.value,
+    ...(changes ? { changes } : {}),
     sequences: {
       post: Math.max(doc.evcal?.sequences.post ?? 0, maxId([events, venues, organizers])),
       term: Math.max(doc.evcal?.sequences.term ?? 0, maxId([categories, tags])),
       change: Math.max(doc.evcal?.sequences.change ?? 0, maxRevision([events, venues, organizers, categories, tags])),
+      horizon: doc.evcal?.sequences.horizon ?? 0,
     },
   };
 }
@@ -104,15 +124,20 @@ const CLOSE_OBJECT = utf8.encode('}');
 const byId = <T extends { id: number }>(list: readonly T[]) => [...list].sort((a, b) => a.id - b.id);
 
 function encodeMeta(records: RecordSet): EncodedDataset['evcal'] {
-  return { format: 1, sequences: { post: records.sequences.post, term: records.sequences.term, change: records.sequences.change } };
+  const { post, term, change, horizon } = records.sequences;
+  return { format: 1, sequences: { post, term, change, ...(horizon ? { horizon } : {}) } };
 }
 
 function encodeCategory(t: TermRecord): Record<string, unknown> {
-  return { id: t.id, name: t.name, slug: t.slug, parent: t.parent, description: t.description, revision: t.revision };
+  return { id: t.id, name: t.name, slug: t.slug, parent: t.parent, description: t.description, revision: t.revision, ...termModified(t) };
 }
 
 function encodeTag(t: TermRecord): Record<string, unknown> {
-  return { id: t.id, name: t.name, slug: t.slug, description: t.description, revision: t.revision };
+  return { id: t.id, name: t.name, slug: t.slug, description: t.description, revision: t.revision, ...termModified(t) };
+}
+
+function termModified(t: TermRecord): { modified_utc?: string } {
+  return t.modifiedUtc ? { modified_utc: t.modifiedUtc } : {};
 }
 
 function encodePost(p: PostRecord): Record<string, unknown> {
@@ -138,6 +163,10 @@ function encodeEvent(e: EventRecord): Record<string, unknown> {
     categories: [...e.categoryIds], tags: [...e.tagIds], venue: [...e.venueIds], organizer: [...e.organizerIds],
     post_parent: e.parentId,
     ...(e.icalUid ? { ical_uid: e.icalUid } : {}),
+    ...(e.recurrence ? { recurrence: { rrule: e.recurrence.rrule, rdate: [...e.recurrence.rdate], exdate: [...e.recurrence.exdate], id_base: e.recurrence.idBase } } : {}),
+    ...(e.occurrence ? { occurrence: {
+      date: e.occurrence.date, original_start: e.occurrence.originalStart, ...(e.occurrence.overrides ? { overrides: { ...e.occurrence.overrides } } : {}),
+    } } : {}),
   };
 }
 
@@ -154,7 +183,7 @@ function encodeOrganizer(o: OrganizerRecord): Record<string, unknown> {
   return { organizer: o.title, ...encodePost(o), phone: o.phone, website: o.website, email: o.email };
 }
 
-type SectionKey = keyof Omit<RecordSet, 'sequences'>;
+type SectionKey = Exclude<keyof RecordSet, 'sequences' | 'changes' | keyof AccountSet>;
 type Encoder = (record: { id: number }) => Record<string, unknown>;
 /** A section and the encoder of its records (each applied only to that section's records). */
 const section = <K extends SectionKey>(key: K, encode: (record: RecordSet[K][number]) => Record<string, unknown>) =>
@@ -221,6 +250,10 @@ const eventSchema = v.object({
   organizer: v.optional(ids, []),
   post_parent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
   ical_uid: v.optional(v.string()),
+  recurrence: v.optional(v.object({
+    rrule: v.string(), rdate: v.optional(v.array(wall), []), exdate: v.optional(v.array(v.string()), []), id_base: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  })),
+  occurrence: v.optional(v.object({ date: v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/)), original_start: wall, overrides: v.optional(v.record(v.string(), v.unknown())) })),
 });
 
 const venueSchema = v.object({
@@ -242,15 +275,21 @@ const termSchema = v.object({
   description: str,
   parent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
   revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+  modified_utc: v.optional(v.pipe(v.string(), v.check((s) => parseWall(s) !== undefined))),
 });
 
 const documentSchema = v.object({
-  evcal: v.optional(v.object({ format: v.literal(1), sequences: v.object({ post: v.number(), term: v.number(), change: v.optional(v.number()) }) })),
+  evcal: v.optional(v.object({
+    format: v.literal(1),
+    sequences: v.object({ post: v.number(), term: v.number(), change: v.optional(v.number()), horizon: v.optional(v.number()) }),
+    changes: v.optional(v.unknown()),
+  })),
   categories: v.optional(v.array(v.unknown())),
   tags: v.optional(v.array(v.unknown())),
   venues: v.optional(v.array(v.unknown())),
   organizers: v.optional(v.array(v.unknown())),
   events: v.optional(v.array(v.unknown())),
+  accounts: v.optional(v.unknown()),
 });
 
 function postFields(r: v.InferOutput<typeof eventSchema> | v.InferOutput<typeof venueSchema> | v.InferOutput<typeof organizerSchema>) {
@@ -298,6 +337,10 @@ function decodeEvent(raw: unknown, path: string): EventRecord {
     venueIds: r.venue,
     organizerIds: r.organizer,
     ...(r.ical_uid ? { icalUid: r.ical_uid } : {}),
+    ...(r.recurrence ? { recurrence: { rrule: r.recurrence.rrule, rdate: r.recurrence.rdate, exdate: r.recurrence.exdate, idBase: r.recurrence.id_base ?? r.id } } : {}),
+    ...(r.occurrence ? { occurrence: {
+      date: r.occurrence.date, originalStart: r.occurrence.original_start, ...(r.occurrence.overrides ? { overrides: r.occurrence.overrides as EventOverrides } : {}),
+    } } : {}),
   };
 }
 
@@ -317,7 +360,10 @@ function decodeOrganizer(raw: unknown, path: string): OrganizerRecord {
 
 function decodeTerm(raw: unknown, path: string, hierarchical: boolean): TermRecord {
   const r = parse(termSchema, raw, path);
-  return { id: r.id, name: r.name, slug: r.slug, description: r.description, parent: hierarchical ? r.parent : 0, revision: r.revision };
+  return {
+    id: r.id, name: r.name, slug: r.slug, description: r.description, parent: hierarchical ? r.parent : 0, revision: r.revision,
+    ...(r.modified_utc ? { modifiedUtc: r.modified_utc } : {}),
+  };
 }
 
 function parse<S extends v.GenericSchema>(schema: S, raw: unknown, path: string): v.InferOutput<S> {

@@ -1,7 +1,13 @@
 // Dataset import and export (the format of ../shared/conformance/README.md "Dataset"): the
 // same validation and normalisation as the create routes, without permission checks, ids
 // kept. Export writes every field needed to import the calendar again unchanged.
-import type { OrganizerRecord, Taxonomy, VenueRecord } from '../model/records';
+import * as v from 'valibot';
+import { isCalendarError } from '../errors';
+import { english } from '../messages';
+import type { EventOverrides, OrganizerRecord, Taxonomy, VenueRecord } from '../model/records';
+import { recurrenceArg } from '../operations/recurrence-args';
+import { insertEvent } from '../operations/series-write';
+import { applyException } from '../recurrence/occurrences';
 import { POST_STATUSES } from '../model/records';
 import type { Storage } from '../storage/storage';
 import { beginCall, withStorage, type Call } from '../operations/call';
@@ -43,7 +49,8 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
   if (dataset === null || typeof dataset !== 'object' || Array.isArray(dataset)) throw datasetError('$', 'a dataset is a JSON object');
   const data = dataset as Record<string, unknown>;
   for (const key of Object.keys(data)) {
-    if (key === METADATA) continue;
+    // A JSON file storage's accounts travel with the storage, not with the calendar: left alone.
+    if (key === METADATA || key === 'accounts') continue;
     if (!(SECTIONS as readonly string[]).includes(key)) throw datasetError(key, `unknown section (expected ${SECTIONS.join(', ')})`);
     if (!Array.isArray(data[key])) throw datasetError(key, 'must be a list');
   }
@@ -74,9 +81,29 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
         tick();
       }
     }
+    // Exceptions (occurrences with changes of their own, as exportDataset writes them) are
+    // applied once their series is stored with its occurrences.
+    const exceptions = sections.events.filter((raw) => raw !== null && typeof raw === 'object' && raw.occurrence !== undefined);
     for (const [i, raw] of sections.events.entries()) {
+      if (exceptions.includes(raw)) continue;
       const path = `events[${i}]`;
-      await tx.events.insert(await buildEvent(c, raw, path, claimId(c, 'post', path)));
+      const record = await buildEvent(c, raw, path, claimId(c, 'post', path));
+      if (raw.recurrence === undefined || raw.recurrence === null || raw.recurrence === '') {
+        await tx.events.insert(record);
+      } else {
+        const idBase = (raw.recurrence as { id_base?: unknown }).id_base;
+        const series = await insertEvent(c, record, { recurrence: v.parse(recurrenceArg.schema, raw.recurrence) }, typeof idBase === 'number' ? idBase : undefined)
+          .catch((e: unknown) => {
+            throw isCalendarError(e) ? datasetError(path, english(e.text)) : e;
+          });
+        for (const ex of exceptions.filter((x) => Number(x.post_parent) === series.event.id)) {
+          const occurrence = ex.occurrence as { date?: unknown; overrides?: unknown };
+          if (typeof occurrence.date !== 'string' || occurrence.overrides === null || typeof occurrence.overrides !== 'object') {
+            throw datasetError(`events[${sections.events.indexOf(ex)}].occurrence`, 'an exception has a date and overrides');
+          }
+          await applyException(c, series.event, occurrence.date, occurrence.overrides as EventOverrides);
+        }
+      }
       tick();
     }
     await tx.sequences.bump('post', sequences.post);
@@ -100,7 +127,14 @@ export async function exportDataset(storage: Storage): Promise<EncodedDataset> {
     terms('tag'),
     storage.venues.list({ ...all, statuses: POST_STATUSES }),
     storage.organizers.list({ ...all, statuses: POST_STATUSES }),
-    storage.events.list({ ...all, statuses: POST_STATUSES, excludeHidden: false }),
+    storage.events.list({ ...all, records: 'stored', statuses: POST_STATUSES, excludeHidden: false }).then(async (stored) => {
+      // The exceptions of series: occurrences changed on their own (the others are made again on import).
+      const series = stored.items.filter((e) => e.recurrence);
+      const exceptions = (await Promise.all(series.map(async (s) => (await storage.events.list({
+        ...all, records: 'listed', statuses: POST_STATUSES, excludeHidden: false, parentId: s.id,
+      })).items.filter((o) => o.occurrence?.overrides)))).flat();
+      return { items: [...stored.items, ...exceptions] };
+    }),
     storage.sequences.peek('post'),
     storage.sequences.peek('term'),
     storage.lastChange(),

@@ -15,7 +15,7 @@ import {
 } from '../model/records';
 import { sanitizeSlug } from '../domain/slug';
 import { ZERO_DATE } from '../represent/post-dates';
-import { parseWall } from '../time/wall-clock';
+import { formatUtc, parseWall } from '../time/wall-clock';
 import type { Call, WriteCall } from '../operations/call';
 import { eventWriteArgs } from '../operations/event-args';
 import { applyEventWrite, blankEvent } from '../operations/event-write';
@@ -53,6 +53,7 @@ export async function buildTerm(call: WriteCall, taxonomy: Taxonomy, raw: Record
     name: arg({ schema: v.pipe(nonEmptyString, v.maxLength(MAX_TERM_NAME)), required: true, description: 'name', type: 'string' }),
     slug: recordExtras.slug,
     revision: recordExtras.revision,
+    modified_utc: recordExtras.modified_utc,
     description: arg({ schema: anyString, description: 'description', type: 'string' }),
     ...(taxonomy === 'category' ? { parent: arg({ schema: v.union([v.literal(0), positiveInt]), description: 'parent', type: 'integer' }) } : {}),
   } satisfies ArgSpecs;
@@ -66,7 +67,10 @@ export async function buildTerm(call: WriteCall, taxonomy: Taxonomy, raw: Record
   const slug = sanitizeSlug(String(values.slug ?? name)) || String(id);
   const other = await terms.getBySlug(slug);
   if (other && other.id !== id) throw datasetError(`${path}.slug`, `slug "${slug}" is used twice`);
-  return { id, name, slug, description: String(values.description ?? ''), parent, revision: (values.revision as number | undefined) ?? call.storage.change };
+  return {
+    id, name, slug, description: String(values.description ?? ''), parent, revision: (values.revision as number | undefined) ?? call.storage.change,
+    modifiedUtc: (values.modified_utc as string | undefined) ?? formatUtc(call.now),
+  };
 }
 
 /** A venue or an organizer. */

@@ -40,7 +40,23 @@ export interface FeedWriter {
   header(): string;
   /** The VEVENT, preceded by its zone's VTIMEZONE when this is the zone's first use. */
   event(event: EventRecord, content: FeedEventContent): string;
+  /**
+   * A series: its VEVENT with RRULE, RDATE and EXDATE, then one VEVENT per exception (same
+   * UID, RECURRENCE-ID its original start). Written in the series' zone when its VTIMEZONE
+   * places every occurrence where evcal does, else as a list of RDATEs in UTC.
+   */
+  series(series: EventRecord, content: FeedEventContent, set: SeriesSet): string;
   footer(): string;
+}
+
+/** The occurrences of a series as a feed shows them. */
+export interface SeriesSet {
+  /** Every start the series generates, shown or not: local wall clock and instant. */
+  readonly starts: readonly { readonly start: string; readonly startUtc: number }[];
+  /** Starts left out (EXDATE): not shown to this caller (trashed, not visible), or excluded by the series itself. */
+  readonly excluded: ReadonlySet<string>;
+  /** Occurrences changed on their own that the caller sees, with what they show. */
+  readonly exceptions: readonly { readonly event: EventRecord; readonly content: FeedEventContent }[];
 }
 
 /** How UIDs are formed: `stable` `<id>@<host>`, or `reference` `<id>-<start>-<end>@<host>` (epoch seconds). */
@@ -80,8 +96,63 @@ export function createFeedWriter(header: FeedHeader): FeedWriter {
       }
       return out;
     },
+    series(series, content, set) {
+      const zone = series.allDay ? undefined : feedZone(series.timezone);
+      const agrees = zone !== undefined && set.starts.every((g) => zone.agrees(g.startUtc))
+        && set.exceptions.every((x) => zone.agrees(x.event.startUtc) && zone.agrees(x.event.endUtc));
+      const shown = set.starts.filter((g) => !set.excluded.has(g.start));
+      const rec = series.recurrence!;
+      let repeating: string;
+      if (series.allDay) {
+        repeating = [
+          ...(rec.rrule ? [`RRULE:${rec.rrule}`] : []),
+          ...(rec.rdate.length ? [`RDATE;VALUE=DATE:${rec.rdate.map((w) => basic(w).slice(0, 8)).join(',')}`] : []),
+          ...(set.excluded.size ? [`EXDATE;VALUE=DATE:${[...set.excluded].map((w) => basic(w).slice(0, 8)).join(',')}`] : []),
+        ].join('\r\n');
+      } else if (agrees) {
+        repeating = [
+          ...(rec.rrule ? [`RRULE:${rec.rrule}`] : []),
+          ...(rec.rdate.length ? [`RDATE;TZID=${zone!.tzid}:${rec.rdate.map(basic).join(',')}`] : []),
+          ...(set.excluded.size ? [`EXDATE;TZID=${zone!.tzid}:${[...set.excluded].map(basic).join(',')}`] : []),
+        ].join('\r\n');
+      } else {
+        // Every start, exactly, in UTC: a rule in UTC would move across daylight saving time.
+        const others = shown.filter((g) => g.start !== series.startLocal);
+        repeating = [
+          ...(others.length ? [`RDATE:${others.map((g) => utcBasic(g.startUtc)).join(',')}`] : []),
+          ...(set.excluded.has(series.startLocal) ? [`EXDATE:${utcBasic(series.startUtc)}`] : []),
+        ].join('\r\n');
+      }
+      const masterZone = agrees ? zone : undefined;
+      const master = { ...eventData(series, content, masterZone), ...(repeating ? { repeating } : {}) };
+      const parts = [new ICalEvent(master, calendar).toString()];
+      for (const x of set.exceptions) {
+        const original = x.event.occurrence!.originalStart;
+        const recurrenceId = series.allDay
+          ? new Date(Date.UTC(Number(original.slice(0, 4)), Number(original.slice(5, 7)) - 1, Number(original.slice(8, 10))))
+          : masterZone ? new TZDate(set.starts.find((g) => g.start === original)?.startUtc ?? x.event.startUtc, masterZone.tzid)
+            : new Date(set.starts.find((g) => g.start === original)?.startUtc ?? x.event.startUtc);
+        parts.push(new ICalEvent({ ...eventData(x.event, { ...x.content, uid: content.uid }, masterZone), recurrenceId }, calendar).toString());
+      }
+      let out = parts.join('').split('\r\n').map(foldLine).join('\r\n');
+      if (masterZone && !written.has(masterZone.tzid)) {
+        written.add(masterZone.tzid);
+        out = `${masterZone.vtimezone}\r\n${out}`;
+      }
+      return out;
+    },
     footer: () => 'END:VCALENDAR\r\n',
   };
+}
+
+/** "YYYYMMDDTHHMMSS" of a local wall clock. */
+function basic(wall: string): string {
+  return wall.replace(/[-:]/g, '').replace(' ', 'T');
+}
+
+/** "YYYYMMDDTHHMMSSZ" of an instant. */
+function utcBasic(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
 }
 
 // ---- helpers ----
@@ -92,7 +163,7 @@ function zoneFor(event: EventRecord): FeedZone | undefined {
   return zone && zone.agrees(event.startUtc) && zone.agrees(event.endUtc) ? zone : undefined;
 }
 
-function eventData(event: EventRecord, content: FeedEventContent, zone: FeedZone | undefined): ICalEventData {
+function eventData(event: EventRecord, content: FeedEventContent, zone: FeedZone | undefined): ICalEventData & { start: NonNullable<ICalEventData['start']> } {
   const modified = utcInstant(event.modifiedUtc);
   const created = event.dateUtc === null ? undefined : utcInstant(event.dateUtc);
   const description = content.description ? htmlToText(event.description) : '';

@@ -10,6 +10,11 @@ import { beginCall, type WriteCall } from '../operations/call';
 import type { CalendarConfig } from '../operations/config';
 import { eventWriteArgs } from '../operations/event-args';
 import { applyEventWrite, blankEvent } from '../operations/event-write';
+import { deleteAnyEvent, insertEvent, updateAnyEvent } from '../operations/series-write';
+import { formatRule, ruleParts } from '../recurrence/expand';
+import { occurrenceId } from '../recurrence/occurrence-id';
+import { formatWall } from '../time/wall-clock';
+import { instantToWall, resolveZone } from '../time/zone';
 import { createNamedTerm } from '../operations/term-refs';
 import { runWrite } from '../operations/write';
 import type { Storage } from '../storage/storage';
@@ -34,7 +39,7 @@ export interface ImportIcsSummary {
   /** Venues and categories the file created. */
   readonly venues: number;
   readonly categories: number;
-  /** VEVENTs not imported: recurring ones (until evcal has recurrence) and cancelled ones. */
+  /** VEVENTs not imported: recurrences evcal does not keep (more often than daily), overrides of series not in the file, and cancelled events. */
   readonly skipped: readonly IcsSkipped[];
 }
 
@@ -59,19 +64,34 @@ export async function importIcs(target: Calendar | CalendarConfig, text: string,
       const existing = item.uid === undefined ? undefined : byUid.get(item.uid);
       const base = existing === undefined ? undefined : await tx.events.get(existing);
       if (base) {
-        const updated = await write(c, item, base, 'patch');
-        if (sameContent(base, updated)) counts.unchanged++;
+        const { event: updated, values } = await write(c, item, base, 'patch');
+        if (sameContent(base, updated) && sameRecurrence(base, item)) counts.unchanged++;
         else {
-          await tx.events.replace(updated);
+          await guarded(item, () => updateAnyEvent(c, base, values, 'patch'));
           counts.updated++;
         }
         continue;
       }
       const id = await tx.sequences.next('post');
-      const event = await write(c, item, blankEvent(id, author), 'create', options.status ?? 'publish');
-      await tx.events.insert(item.uid === undefined ? event : { ...event, icalUid: item.uid });
+      const { event, values } = await write(c, item, blankEvent(id, author), 'create', options.status ?? 'publish');
+      await guarded(item, () => insertEvent(c, item.uid === undefined ? event : { ...event, icalUid: item.uid }, values));
       if (item.uid !== undefined) byUid.set(item.uid, id);
       counts.created++;
+    }
+    // Changed and cancelled occurrences, once their series are stored.
+    for (const o of contents.overrides) {
+      const series = await tx.events.get(byUid.get(o.uid)!);
+      if (!series?.recurrence) continue;
+      const zone = resolveZone(series.timezone)!;
+      const wall = o.recurrenceId.instant === undefined ? o.recurrenceId.wall : formatWall(instantToWall(o.recurrenceId.instant, zone));
+      const occurrence = await tx.events.get(occurrenceId(series.recurrence.idBase, wall.slice(0, 10)));
+      if (!occurrence?.occurrence) throw icsError(o.line, `RECURRENCE-ID ${wall} is not an occurrence of "${series.title}"`);
+      if (!o.event) {
+        if (occurrence.status !== 'trash') await deleteAnyEvent(c, occurrence, {});
+        continue;
+      }
+      const { values } = await write(c, o.event, occurrence, 'patch');
+      await guarded(o.event, () => updateAnyEvent(c, occurrence, values, 'patch'));
     }
     const after = await totals(tx);
     return { venues: after.venues - before.venues, categories: after.categories - before.categories };
@@ -85,7 +105,7 @@ export async function importIcs(target: Calendar | CalendarConfig, text: string,
 const IMPORTER_CAPS = [...new Set(Object.values(DEFAULT_ROLES).flat())] as Capability[];
 
 /** The event after the file's values, validated like a create (or a PATCH of every field the file sets). */
-async function write(call: WriteCall, item: IcsEvent, base: EventRecord, mode: 'create' | 'patch', status?: string): Promise<EventRecord> {
+async function write(call: WriteCall, item: IcsEvent, base: EventRecord, mode: 'create' | 'patch', status?: string): Promise<{ event: EventRecord; values: Record<string, unknown> }> {
   const input = {
     title: item.title,
     description: textToHtml(item.description),
@@ -101,16 +121,34 @@ async function write(call: WriteCall, item: IcsEvent, base: EventRecord, mode: '
       : '',
     organizer: item.organizer ? { organizer: item.organizer.name, email: item.organizer.email } : '',
     ...(status ? { status } : {}),
+    ...(item.recurrence ? { recurrence: item.recurrence } : {}),
   };
-  try {
+  return guarded(item, async () => {
     const { values } = await parseArgs(eventWriteArgs(mode), input, call.args);
-    return await applyEventWrite(call, base, values as Record<string, unknown>, mode);
+    return { event: await applyEventWrite(call, base, values as Record<string, unknown>, mode), values: values as Record<string, unknown> };
+  });
+}
+
+/** Runs a write of a VEVENT, refusals turned into an error naming its line. */
+async function guarded<T>(item: IcsEvent, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
   } catch (e) {
     if (!isCalendarError(e)) throw e;
     const params = e.details.params;
-    const what = params && typeof params === 'object' && !Array.isArray(params) ? `invalid ${Object.keys(params).join(', ')}` : e.message;
+    const what = params && typeof params === 'object' && !Array.isArray(params)
+      ? `invalid ${Object.entries(params).map(([k, v]) => (k === 'recurrence' ? `recurrence (${String(v)})` : k)).join(', ')}` : e.message;
     throw icsError(item.line, `VEVENT "${item.title}" cannot be imported: ${what}`);
   }
+}
+
+/** Whether a stored series has the recurrence of the file's VEVENT (or neither recurs). */
+function sameRecurrence(event: EventRecord, item: IcsEvent): boolean {
+  if (!event.recurrence || !item.recurrence) return !event.recurrence && !item.recurrence;
+  const wall = (w: string) => (event.allDay && w.length > 10 ? `${w.slice(0, 10)} 00:00:00` : w);
+  const same = (a: readonly string[], b: readonly string[]) => JSON.stringify([...new Set(a)].sort()) === JSON.stringify([...new Set(b)].sort());
+  return event.recurrence.rrule === (item.recurrence.rrule ? formatRule(ruleParts(item.recurrence.rrule)) : '')
+    && same(event.recurrence.rdate, item.recurrence.rdate.map(wall)) && same(event.recurrence.exdate, item.recurrence.exdate.map((x) => (x.length === 10 ? x : wall(x))));
 }
 
 /** Category ids (as the write takes them) for names: an existing category of that name, else a new one. */
@@ -135,7 +173,7 @@ async function eventsByUid(storage: Storage): Promise<Map<string, number>> {
   const pageSize = 500;
   for (let offset = 0; ; offset += pageSize) {
     const page = await storage.events.list({
-      statuses: POST_STATUSES, excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }], limit: pageSize, offset,
+      records: 'stored', statuses: POST_STATUSES, excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }], limit: pageSize, offset,
     });
     for (const event of page.items) if (event.icalUid !== undefined && event.icalUid !== null) byUid.set(event.icalUid, event.id);
     if (page.items.length < pageSize) return byUid;

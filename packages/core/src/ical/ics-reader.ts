@@ -6,6 +6,7 @@
 import ICAL from 'ical.js';
 import { formatWall, isRealWall, wallFromEpochUtc, wallToEpochUtc, type WallClock } from '../time/wall-clock';
 import { instantToWall, resolveZone, wallToInstant } from '../time/zone';
+import { RecurrenceProblem, ruleParts } from '../recurrence/expand';
 import { icsError, parseIcs, type ParsedIcs } from './ics-lines';
 
 /** A VEVENT read as an event. */
@@ -26,6 +27,18 @@ export interface IcsEvent {
   readonly organizer?: { readonly name: string; readonly email: string };
   readonly categories: readonly string[];
   readonly url?: string;
+  /** A series: RRULE as written, RDATEs and EXDATEs as wall clocks in `timezone` (EXDATE dates as dates). */
+  readonly recurrence?: { readonly rrule: string; readonly rdate: readonly string[]; readonly exdate: readonly string[] };
+}
+
+/** A VEVENT changing one occurrence of a series of the file (RECURRENCE-ID). */
+export interface IcsOverride {
+  readonly line: number;
+  readonly uid: string;
+  /** The start of the occurrence it changes, as a wall clock in the zone of the recurrence-id (the series' zone, once matched). */
+  readonly recurrenceId: { readonly wall: string; readonly instant?: number; readonly date: boolean };
+  /** The occurrence as the override has it; undefined when it cancels it (STATUS:CANCELLED). */
+  readonly event?: IcsEvent;
 }
 
 /** A VEVENT not imported, and why. */
@@ -33,12 +46,16 @@ export interface IcsSkipped {
   readonly line: number;
   readonly uid?: string;
   readonly title: string;
-  /** `recurring`: it repeats (RRULE, RDATE) or overrides an occurrence (RECURRENCE-ID); `cancelled`: STATUS:CANCELLED. */
+  /**
+   * `recurring`: a recurrence evcal does not keep (more often than daily) or a RECURRENCE-ID
+   * without its series in the file; `cancelled`: STATUS:CANCELLED.
+   */
   readonly reason: 'recurring' | 'cancelled';
 }
 
 export interface IcsContents {
   readonly events: readonly IcsEvent[];
+  readonly overrides: readonly IcsOverride[];
   readonly skipped: readonly IcsSkipped[];
 }
 
@@ -49,6 +66,7 @@ export interface IcsContents {
 export function readIcs(text: string, siteZone: string): IcsContents {
   const parsed = parseIcs(text);
   const events: IcsEvent[] = [];
+  const overrides: IcsOverride[] = [];
   const skipped: IcsSkipped[] = [];
   for (const calendar of parsed.calendars) {
     const zones = new Map<string, ICAL.Component>();
@@ -61,12 +79,22 @@ export function readIcs(text: string, siteZone: string): IcsContents {
     const fallback = typeof named === 'string' && resolveZone(named.trim()) ? named.trim() : siteZone;
     const context: Context = { parsed, zones, fallback };
     for (const vevent of calendar.getAllSubcomponents('vevent')) {
+      const recurrenceId = vevent.getFirstProperty('recurrence-id');
+      if (recurrenceId) {
+        const read = readOverride(vevent, recurrenceId, context);
+        if ('reason' in read) skipped.push(read);
+        else overrides.push(read);
+        continue;
+      }
       const read = readEvent(vevent, context);
       if ('reason' in read) skipped.push(read);
       else events.push(read);
     }
   }
-  return { events, skipped };
+  // An override counts when its series is in the file and imported.
+  const series = new Set(events.filter((e) => e.recurrence && e.uid).map((e) => e.uid));
+  for (const o of overrides.filter((x) => !series.has(x.uid))) skipped.push({ line: o.line, uid: o.uid, title: o.event?.title ?? '(no title)', reason: 'recurring' });
+  return { events, overrides: overrides.filter((x) => series.has(x.uid)), skipped };
 }
 
 // ---- helpers ----
@@ -93,8 +121,19 @@ function readEvent(vevent: ICAL.Component, ctx: Context): IcsEvent | IcsSkipped 
   const uid = text('uid')?.trim() || undefined;
   const title = text('summary')?.trim() || '(no title)';
   const id = { line, ...(uid ? { uid } : {}), title };
-  if (vevent.hasProperty('rrule') || vevent.hasProperty('rdate') || vevent.hasProperty('recurrence-id')) return { ...id, reason: 'recurring' };
   if (text('status')?.trim().toUpperCase() === 'CANCELLED') return { ...id, reason: 'cancelled' };
+  const rrules = vevent.getAllProperties('rrule');
+  let rrule = '';
+  if (rrules.length > 1) return { ...id, reason: 'recurring' };
+  if (rrules.length === 1) {
+    rrule = String(rrules[0]!.getFirstValue()).replace(/^RRULE:/i, '');
+    try {
+      ruleParts(rrule);
+    } catch (error) {
+      if (error instanceof RecurrenceProblem) return { ...id, reason: 'recurring' };
+      throw error;
+    }
+  }
 
   const dtstart = vevent.getFirstProperty('dtstart');
   if (!dtstart) throw icsError(line, `VEVENT "${title}" has no DTSTART`);
@@ -111,8 +150,12 @@ function readEvent(vevent: ICAL.Component, ctx: Context): IcsEvent | IcsSkipped 
   const location = readLocation(vevent, ctx);
   const organizer = readOrganizer(vevent);
   const url = text('url')?.trim();
+  const series = rrule !== '' || vevent.hasProperty('rdate')
+    ? { rrule, rdate: extraDates(vevent, 'rdate', times.timezone, ctx), exdate: extraDates(vevent, 'exdate', times.timezone, ctx) }
+    : undefined;
   return {
     ...id,
+    ...(series ? { recurrence: series } : {}),
     description: text('description')?.trim() ?? '',
     ...times,
     ...(location ? { location } : {}),
@@ -122,12 +165,49 @@ function readEvent(vevent: ICAL.Component, ctx: Context): IcsEvent | IcsSkipped 
   };
 }
 
+/** A VEVENT with RECURRENCE-ID: the occurrence it changes, and how (a cancellation, or its own times and fields). */
+function readOverride(vevent: ICAL.Component, prop: ICAL.Property, ctx: Context): IcsOverride | IcsSkipped {
+  const line = ctx.parsed.lineOf(vevent);
+  const uid = String(vevent.getFirstPropertyValue('uid') ?? '').trim();
+  const summary = vevent.getFirstPropertyValue('summary');
+  const title = typeof summary === 'string' && summary.trim() ? summary.trim() : '(no title)';
+  if (!uid) return { line, title, reason: 'recurring' };
+  const at = readMoment(prop, ctx);
+  const recurrenceId = at.kind === 'date'
+    ? { wall: formatWall(at.wall), date: true }
+    : at.kind === 'wall' ? { wall: formatWall(at.wall), instant: wallToInstant(at.wall, resolveZone(at.zone)!), date: false }
+      : { wall: formatWall(instantToWall(at.instant, resolveZone(at.zone)!)), instant: at.instant, date: false };
+  const status = vevent.getFirstPropertyValue('status');
+  if (typeof status === 'string' && status.trim().toUpperCase() === 'CANCELLED') return { line, uid, recurrenceId };
+  const read = readEvent(vevent, ctx);
+  if ('reason' in read) return read;
+  return { line, uid, recurrenceId, event: read };
+}
+
+/** RDATE or EXDATE values as wall clocks in the event's zone (dates stay dates). */
+function extraDates(vevent: ICAL.Component, name: 'rdate' | 'exdate', zoneName: string, ctx: Context): string[] {
+  const zone = resolveZone(zoneName)!;
+  const out: string[] = [];
+  for (const prop of vevent.getAllProperties(name)) {
+    const values = prop.jCal.slice(3);
+    for (const raw of values) {
+      if (typeof raw !== 'string') throw icsError(ctx.parsed.lineOf(prop), `${name.toUpperCase()} must list dates or dates and times (periods are not kept)`);
+      const single = new ICAL.Property([prop.name, prop.jCal[1], prop.type, raw]);
+      const m = readMoment(single, ctx, ctx.parsed.lineOf(prop));
+      if (m.kind === 'date') out.push(name === 'exdate' ? formatWall(m.wall).slice(0, 10) : formatWall(m.wall));
+      else if (m.kind === 'wall') out.push(formatWall(m.zone === zoneName ? m.wall : instantToWall(wallToInstant(m.wall, resolveZone(m.zone)!), zone)));
+      else out.push(formatWall(instantToWall(m.instant, zone)));
+    }
+  }
+  return out;
+}
+
 const DATE_VALUE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME_VALUE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(Z?)$/;
 
 /** DTSTART or DTEND as written. */
-function readMoment(prop: ICAL.Property, ctx: Context): Moment {
-  const line = ctx.parsed.lineOf(prop);
+function readMoment(prop: ICAL.Property, ctx: Context, at?: number): Moment {
+  const line = at ?? ctx.parsed.lineOf(prop);
   const name = prop.name.toUpperCase();
   const raw = prop.jCal[3];
   const m = typeof raw === 'string' ? (prop.type === 'date' ? DATE_VALUE : DATE_TIME_VALUE).exec(raw) : null;

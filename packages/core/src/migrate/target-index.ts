@@ -28,7 +28,7 @@ export async function loadTargetIndex(storage: Storage): Promise<TargetIndex> {
     termList('tag'),
     storage.venues.list({ ...all, statuses: POST_STATUSES }),
     storage.organizers.list({ ...all, statuses: POST_STATUSES }),
-    storage.events.list({ ...all, statuses: POST_STATUSES, excludeHidden: false }),
+    storage.events.list({ ...all, records: 'stored', statuses: POST_STATUSES, excludeHidden: false }),
   ]);
   const posts = new Map<number, { kind: PostKind; record: AnyPost }>();
   const byGid = new Map<string, number>();

@@ -99,7 +99,50 @@ export interface EventRecord extends PostRecord {
   readonly organizerIds: readonly number[];
   /** The UID of the iCalendar event it was imported from (a new import of the file updates it); absent otherwise. */
   readonly icalUid?: string;
+  /**
+   * A series (docs/recurrence.md): the rule its occurrences follow. Lists show the
+   * occurrences in its place; its own start and end are those of the first occurrence.
+   */
+  readonly recurrence?: RecurrenceRecord;
+  /**
+   * An occurrence of the series `parentId`, materialised by core from the series (and its own
+   * changes, when it is an exception). Its id is above MAX_ID (recurrence/occurrence-id.ts).
+   */
+  readonly occurrence?: OccurrenceRecord;
 }
+
+/** The recurrence of a series, in the series' zone. */
+export interface RecurrenceRecord {
+  /** The RRULE value (RFC 5545, without DTSTART), normalised; "" for a series of RDATEs alone. */
+  readonly rrule: string;
+  /** Extra starts, local wall clocks "YYYY-MM-DD HH:MM:SS", sorted. */
+  readonly rdate: readonly string[];
+  /** Starts left out: local wall clocks, or dates "YYYY-MM-DD" (every start that day), sorted. */
+  readonly exdate: readonly string[];
+  /**
+   * The id occurrence ids are numbered from: the series' own, or for a series split off
+   * another ("this and following"), that one's, so that the occurrences keep their ids.
+   */
+  readonly idBase: number;
+}
+
+/** What makes an event an occurrence. */
+export interface OccurrenceRecord {
+  /** The local date the rule generated it on, "YYYY-MM-DD": with the series, its identity. */
+  readonly date: string;
+  /** The start the rule generated (its RECURRENCE-ID), local wall clock. */
+  readonly originalStart: string;
+  /** What was changed on this occurrence alone (an exception); absent when it follows its series. */
+  readonly overrides?: EventOverrides;
+}
+
+/** The fields an occurrence may change on its own. */
+export const OVERRIDABLE_FIELDS = [
+  'status', 'password', 'title', 'description', 'excerpt', 'image', 'timezone', 'allDay', 'startLocal', 'endLocal',
+  'cost', 'currencySymbol', 'currencyPosition', 'currencyCode', 'website', 'showMap', 'showMapLink', 'hideFromListings',
+  'sticky', 'featured', 'ticketed', 'categoryIds', 'tagIds', 'venueIds', 'organizerIds', 'modified', 'modifiedUtc',
+] as const satisfies readonly (keyof EventRecord)[];
+export type EventOverrides = Partial<Pick<EventRecord, (typeof OVERRIDABLE_FIELDS)[number]>>;
 
 export interface VenueRecord extends PostRecord {
   readonly address: string;
@@ -132,6 +175,11 @@ export interface TermRecord {
   readonly parent: number;
   /** The change number of the write that last changed the term (as `PostRecord.revision`). */
   readonly revision: number;
+  /**
+   * When the term itself (name, slug, description, parent) last changed, UTC "YYYY-MM-DD
+   * HH:MM:SS"; absent for terms written before evcal kept it (they match no `modified` filter).
+   */
+  readonly modifiedUtc?: string;
 }
 
 export type LinkedPostRecord = VenueRecord | OrganizerRecord;

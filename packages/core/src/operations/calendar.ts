@@ -1,7 +1,7 @@
 // createCalendar: the typed operations of the five resources, usable without HTTP.
 import type { EncodedDataset } from '../dataset/codec';
 import { exportDataset, importDataset, type ImportOptions, type ImportSummary } from '../dataset/dataset';
-import { startCall, type CallContext } from './call';
+import { beginCall, startCall, type CallContext } from './call';
 import { resolveConfig, type CalendarConfig, type CalendarOptions } from './config';
 import { eventFeed, singleEventFeed, type EventFeed, type FeedOptions } from './event-feed';
 import { eventListPlanner, getEvent, getEventBySlug } from './event-read';
@@ -17,6 +17,11 @@ import type {
 } from '../represent/schemas';
 import type { Validated } from './validators';
 import { termOperations, type TermOperations } from './terms';
+import { readChanges } from '../changes/change-feed';
+import type { ChangeListener } from '../changes/change-events';
+import { webhookOperations, type WebhookOperations } from '../changes/webhook-endpoints';
+import type { ChangesJson } from '../represent/change-schemas';
+import type { ChangesInput } from './inputs';
 
 type Input = Readonly<Record<string, unknown>>;
 type Json = Validated<EventJson>;
@@ -62,12 +67,34 @@ export interface Calendar {
   importDataset(dataset: unknown, options?: ImportOptions): Promise<ImportSummary>;
   /** The whole calendar as a dataset: every field, ids and sequences kept. */
   exportDataset(): Promise<EncodedDataset>;
+  /**
+   * Stores the occurrences of series without an end up to `recurrence.horizonMonths` ahead of
+   * now (docs/recurrence.md). Operations do it when the horizon lags; `evcal serve` also calls
+   * it on a timer, so that no request waits for it.
+   */
+  extendRecurrences(): Promise<void>;
+  /** What changed after a sync token (docs/sync.md). */
+  readonly changes: ChangeOperations;
+  /** Webhook endpoints (docs/webhooks.md); administrators only. */
+  readonly webhooks: WebhookOperations;
+  /**
+   * Hears every change this calendar commits (made through it, in this process), after the
+   * commit, as `{ type, id, revision, timestamp }`; returns a function that stops listening.
+   * Changes made by other processes sharing the storage reach `/changes` and webhooks only.
+   */
+  on(event: 'change', listener: ChangeListener): () => void;
+  off(event: 'change', listener: ChangeListener): void;
+}
+
+export interface ChangeOperations {
+  /** `GET /changes`: the records changed after `since`, as they are now, and tombstones; without `since`, a token for now. */
+  list(input?: ChangesInput, ctx?: CallContext): Promise<ChangesJson>;
 }
 
 /** A calendar over a storage adapter. */
 export function createCalendar(options: CalendarOptions): Calendar {
   const config = resolveConfig(options);
-  // Every operation first publishes the scheduled posts that are due (a sweep at most every 30 s).
+  // Every operation first does what is due: scheduled posts, the recurrence horizon, the change log's retention (startCall).
   const call = (ctx?: CallContext) => startCall(config, ctx);
   const planEventList = eventListPlanner(config);
   return {
@@ -93,5 +120,10 @@ export function createCalendar(options: CalendarOptions): Calendar {
     tags: termOperations('tag', config),
     importDataset: (dataset, importOptions) => importDataset(config, dataset, importOptions),
     exportDataset: () => exportDataset(config.storage),
+    extendRecurrences: () => config.horizon.roll(beginCall(config)),
+    changes: { list: async (input = {}, ctx) => readChanges(await call(ctx), input) },
+    webhooks: webhookOperations(config),
+    on: (_event, listener) => config.changeEvents.on(listener),
+    off: (_event, listener) => config.changeEvents.off(listener),
   };
 }

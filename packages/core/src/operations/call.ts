@@ -35,9 +35,16 @@ export interface Call {
   readonly preconditions: Preconditions | undefined;
 }
 
-/** The start of an operation: the scheduled posts that are due are published first, then the call begins. */
+/**
+ * The start of an operation: the scheduled posts that are due are published first (a sweep at
+ * most every 30 s), the recurrence horizon moved along when it lags (a storage read at most
+ * when it does) and the change log pruned (at most hourly); then the call begins.
+ */
 export async function startCall(config: CalendarConfig, ctx?: CallContext): Promise<Call> {
   await config.publishDue();
+  // A horizon that cannot move now (a busy storage) moves on a later operation; this one goes on.
+  await config.horizon.roll(beginCall(config)).catch(() => undefined);
+  await config.pruneDue();
   return beginCall(config, ctx);
 }
 

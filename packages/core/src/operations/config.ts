@@ -7,7 +7,13 @@ import type { Storage } from '../storage/storage';
 import { resolveZone, type Zone } from '../time/zone';
 import { isAllowedUrl } from '../input/wire-schemas';
 import { createRenderCache, type RenderCache } from './render-cache';
+import { createListBudget, type ListBudget } from './plan-cache';
+import { createPruner } from '../changes/change-retention';
 import type { UidForm } from '../ical/feed-writer';
+import type { RecurrenceSettings } from '../recurrence/occurrences';
+import { createHorizonKeeper, type HorizonKeeper } from '../recurrence/horizon';
+import { recordingStorage } from '../changes/change-recorder';
+import { createChangeEvents, type ChangeEvents } from '../changes/change-events';
 
 /** Resolves the `image` a client sends (an attachment id or a URL) to an image. */
 export interface ImageProvider {
@@ -20,7 +26,12 @@ export interface ImageProvider {
 
 /** Which user ids exist (the `author` field must name one). */
 export interface UserDirectory {
-  exists(id: number): Promise<boolean> | boolean;
+  /**
+   * `storage` is the storage the operation reads: inside a write, its transaction. A directory
+   * kept in the storage (`storage.users`) must read it there: SQLite has one connection, which
+   * the transaction holds until it ends.
+   */
+  exists(id: number, storage: Storage): Promise<boolean> | boolean;
 }
 
 export interface CalendarOptions {
@@ -83,8 +94,49 @@ export interface CalendarOptions {
    * @default 5000
    */
   readonly renderCache?: number;
+  /**
+   * Bytes of list pages kept as they were sent, for lists asked again before anything changes
+   * (any write empties it in effect: a kept page is only found under the change number it was
+   * read at). 0 reads and renders every list every time; so does `renderCache: 0`.
+   * @default 16777216 (16 MiB)
+   */
+  readonly listCacheBytes?: number;
   /** iCalendar feeds (`/events.ics`). */
   readonly ical?: IcalOptions;
+  /** The change log (`/changes`, docs/sync.md). */
+  readonly changes?: ChangeLogOptions;
+  /**
+   * Told of errors no caller can be answered with: a change listener that throws, a failed
+   * pruning of the change log.
+   * @default console.error
+   */
+  readonly onError?: (error: unknown) => void;
+  /** Recurring events (docs/recurrence.md). */
+  readonly recurrence?: RecurrenceOptions;
+}
+
+/** How series are materialised (docs/recurrence.md). */
+export interface RecurrenceOptions {
+  /**
+   * Series without COUNT or UNTIL have their occurrences stored this many months ahead of now,
+   * a horizon that moves forward as time passes. 0: such rules are refused.
+   * @default 24
+   */
+  readonly horizonMonths?: number;
+  /** A list reaching past the horizon extends it to its end, at most this many months ahead of now. @default 120 */
+  readonly maxHorizonMonths?: number;
+  /** The most occurrences one series may have. @default 1000 */
+  readonly maxOccurrences?: number;
+}
+
+/** How long the change log keeps what it recorded. */
+export interface ChangeLogOptions {
+  /**
+   * Days entries (tombstones included) and failed webhook deliveries are kept. A sync token
+   * older than that answers 410 and its client lists everything again.
+   * @default 30
+   */
+  readonly retentionDays?: number;
 }
 
 /** How iCalendar feeds are written (docs/icalendar.md). */
@@ -121,11 +173,24 @@ export interface CalendarConfig {
   readonly apiRoot: string;
   readonly currency: CurrencyDefaults;
   readonly renderCache: RenderCache;
-  /** How many parsed lists each list operation keeps for lists asked again (plan-cache.ts). */
-  readonly planCacheEntries: number;
+  /**
+   * How many parsed lists each list operation keeps for lists asked again, and the bytes of
+   * the lists they read that all of them keep together (plan-cache.ts).
+   */
+  readonly listCache: { readonly plans: number; readonly budget: ListBudget };
   /** Publishes the scheduled posts that are due; every operation awaits it first (scheduler.ts). */
   readonly publishDue: PublishDue;
+  /** Removes change log entries and failed deliveries past the retention; every operation awaits it first (change-retention.ts). */
+  readonly pruneDue: () => Promise<void>;
   readonly ical: { readonly maxEvents: number; readonly uid: UidForm; readonly name: string | undefined; readonly refreshMinutes: number };
+  readonly recurrence: RecurrenceSettings;
+  /** Keeps the recurrence horizon (recurrence/horizon.ts). */
+  readonly horizon: HorizonKeeper;
+  /** How long the change log keeps entries, in ms. */
+  readonly changeRetentionMs: number;
+  /** The listeners of committed changes (`calendar.on('change', …)`). */
+  readonly changeEvents: ChangeEvents;
+  readonly onError: (error: unknown) => void;
 }
 
 /** Accepts absolute http(s) URLs as given; refuses ids (there is no media library). */
@@ -153,12 +218,28 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     if (!Number.isInteger(n) || n < 1) throw new TypeError(`evcal: ical.${name} must be a positive integer`);
   }
   if (ical.uid !== 'stable' && ical.uid !== 'reference') throw new TypeError('evcal: ical.uid must be "stable" or "reference"');
-  const storage = options.storage;
   const siteUrl = (options.siteUrl ?? 'http://localhost').replace(/\/+$/, '');
+  const recurrence = {
+    horizonMonths: options.recurrence?.horizonMonths ?? 24,
+    maxHorizonMonths: options.recurrence?.maxHorizonMonths ?? 120,
+    maxOccurrences: options.recurrence?.maxOccurrences ?? 1000,
+  };
+  for (const [name, n] of Object.entries(recurrence)) {
+    if (!Number.isInteger(n) || n < (name === 'horizonMonths' ? 0 : 1)) throw new TypeError(`evcal: recurrence.${name} must be a ${name === 'horizonMonths' ? 'non-negative' : 'positive'} integer`);
+  }
+  if (recurrence.maxHorizonMonths < recurrence.horizonMonths) throw new TypeError('evcal: recurrence.maxHorizonMonths must be at least recurrence.horizonMonths');
+  const retentionDays = options.changes?.retentionDays ?? 30;
+  if (!(retentionDays > 0) || !Number.isFinite(retentionDays)) throw new TypeError('evcal: changes.retentionDays must be a positive number');
   const now = () => {
     const t = clock();
     return typeof t === 'number' ? t : t.getTime();
   };
+  const onError = options.onError ?? ((error: unknown) => console.error('evcal:', error));
+  const changeEvents = createChangeEvents(onError);
+  // Every write is recorded in the change log (changes/change-recorder.ts).
+  const storage = recordingStorage(options.storage, { now, committed: (entries) => changeEvents.emit(entries) });
+  const changeRetentionMs = retentionDays * 86_400_000;
+  const keepsLists = options.renderCache !== 0;
   return {
     storage,
     timezone,
@@ -176,8 +257,14 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     apiRoot: (options.apiRoot ?? siteUrl).replace(/\/+$/, ''),
     currency: { ...DEFAULT_CURRENCY, ...options.currency },
     renderCache: createRenderCache(options.renderCache ?? 5000),
-    planCacheEntries: options.renderCache === 0 ? 0 : 512,
+    listCache: { plans: keepsLists ? 512 : 0, budget: createListBudget(keepsLists ? options.listCacheBytes ?? 16 * 1024 * 1024 : 0) },
     publishDue: createScheduler({ storage, now }),
+    pruneDue: createPruner({ storage, now, changeRetentionMs, onError }),
     ical,
+    recurrence,
+    horizon: createHorizonKeeper({ recurrence }),
+    changeRetentionMs,
+    changeEvents,
+    onError,
   };
 }

@@ -8,9 +8,10 @@ import {
   anyString, idList, nonEmptyString, strictDates, toPositiveInt, termRefList, timeValue, urlOrEmpty, wpBoolean, zoneOrEmpty,
 } from '../input/wire-schemas';
 import { eventIdArg } from './event-ref-args';
+import { recurrenceArg } from './recurrence-args';
 import { linkedValueSchema, validateLinkedValue } from './event-links';
 import {
-  authorArg, contextArg, dateArg, imageArg, pageArg, passwordArg, perPageArg, writeStatusArg,
+  authorArg, contextArg, dateArg, imageArg, modifiedArgs, pageArg, passwordArg, perPageArg, writeStatusArg,
 } from './shared-args';
 import { statusFilterArg } from './status-filter';
 import { termFilterValidator } from './term-refs';
@@ -63,6 +64,7 @@ export const eventListArgs = {
   ends_before: arg({ schema: timeValue, description: 'Events ending before this date' }),
   ends_after: arg({ schema: timeValue, description: 'Events ending after this date' }),
   strict_dates: arg({ schema: strictDates, default: 'false', description: 'Apply date bounds at the given times instead of whole days' }),
+  ...modifiedArgs,
   password: passwordArg,
   context: contextArg,
 } satisfies ArgSpecs;
@@ -109,8 +111,16 @@ export function eventWriteArgs(mode: 'create' | 'replace' | 'patch') {
       description: 'The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update',
       validate: validateLinkedValue('organizer'),
     }),
+    recurrence: recurrenceArg,
   } satisfies ArgSpecs;
 }
+
+/** `scope` of a write to an occurrence: this one (the default), this and the following ones, or the whole series. */
+export const scopeArg = arg({
+  schema: v.picklist(['this', 'following', 'all']),
+  description: 'For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)',
+  type: 'string',
+});
 
 /** The path id of the single-event routes: any whole number (absent events, id 0 included, are 404 later). */
 export const eventPathIdArg = arg({

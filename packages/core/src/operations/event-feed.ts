@@ -8,7 +8,11 @@ import { english, msg, type Message } from '../messages';
 import { parseArgs, type ArgSpecs } from '../input/args';
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../model/records';
 import type { EventQuery, Page } from '../query/query-types';
-import { createFeedWriter, eventUid, type FeedWriter } from '../ical/feed-writer';
+import { createFeedWriter, eventUid, type FeedEventContent, type FeedWriter } from '../ical/feed-writer';
+import { POST_STATUSES } from '../model/records';
+import { statusMatches } from '../query/event-engine';
+import { parseWall } from '../time/wall-clock';
+import { resolveZone, wallToInstant } from '../time/zone';
 import { postUrl } from '../represent/links';
 import type { Call } from './call';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
@@ -65,7 +69,7 @@ export async function singleEventFeed(call: Call, input: Input, by: 'id' | 'slug
   const event = by === 'id' ? await findEventOrFail(call, id) : (await call.storage.events.getBySlug(slug))!;
   const unlock = { password: values.password, context: values.context };
   assertReadable(call, event, unlock);
-  const query: EventQuery = { statuses: [event.status], excludeHidden: false, ids: [event.id], sort: [{ field: 'id', direction: 'asc' }] };
+  const query: EventQuery = { records: event.occurrence ? 'listed' : 'stored', statuses: [event.status], excludeHidden: false, ids: [event.id], sort: [{ field: 'id', direction: 'asc' }] };
   return feedOf(call, 'event', query, unlock, 1, options);
 }
 
@@ -96,12 +100,13 @@ async function* render(call: Call, query: EventQuery, unlock: Unlock, first: Pag
   yield writer.header();
   // Pages are read by offset: an event written meanwhile may shift one into the next page twice.
   const seen = new Set<number>();
+  const state: FeedState = { written: new Set(), query };
   let page = first;
   let offset = 0;
   for (;;) {
     const events = page.items.slice(0, count - offset).filter((e) => !seen.has(e.id));
     for (const e of events) seen.add(e.id);
-    if (events.length) yield await renderPage(call, writer, events, unlock, host);
+    if (events.length) yield await renderPage(call, writer, events, unlock, host, state);
     offset += page.items.length;
     if (offset >= count || page.items.length === 0) break;
     page = await call.storage.events.list({ ...query, limit: Math.min(PAGE_SIZE, count - offset), offset });
@@ -109,25 +114,78 @@ async function* render(call: Call, query: EventQuery, unlock: Unlock, first: Pag
   yield writer.footer();
 }
 
-/** A page of VEVENTs, with what the caller may see of each (as the JSON list shows it). */
-async function renderPage(call: Call, writer: FeedWriter, events: readonly EventRecord[], unlock: Unlock, host: string): Promise<string> {
-  const related = await loadRelated(call, events);
+/**
+ * A page of VEVENTs, with what the caller may see of each (as the JSON list shows it). The
+ * occurrences of a series are written as the series (RRULE, RDATE, EXDATE for those the caller
+ * does not see) and its exceptions (RECURRENCE-ID), once per feed: calendar apps expand it.
+ */
+async function renderPage(call: Call, writer: FeedWriter, events: readonly EventRecord[], unlock: Unlock, host: string, state: FeedState): Promise<string> {
+  const series = await seriesOfPage(call, events, state);
+  const all = [...events, ...series.flatMap((s) => [s.series, ...s.occurrences])];
+  const related = await loadRelated(call, all);
   const shown = <T extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', ids: readonly number[], from: ReadonlyMap<number, T>) =>
     ids.map((id) => from.get(id)).find((post): post is T => post !== undefined && call.permissions.canRead(kind, post) && isUnlocked(call, kind, post, unlock));
   const form = call.config.ical.uid;
-  return events.map((event) => {
+  const content = (event: EventRecord): FeedEventContent => {
     const open = isUnlocked(call, 'event', event, unlock);
     const venue = open ? shown('venue', event.venueIds, related.venues) : undefined;
     const organizer = open ? shown('organizer', event.organizerIds, related.organizers) : undefined;
-    return writer.event(event, {
+    return {
       uid: eventUid(event, host, form),
       url: postUrl(call.links, 'event', event),
       description: open,
       ...(venue ? { venue } : {}),
       ...(organizer ? { organizer } : {}),
       categories: open ? event.categoryIds.flatMap((id) => related.categories.get(id)?.name ?? []) : [],
-    });
+    };
+  };
+  const bySeries = new Map(series.map((s) => [s.series.id, s]));
+  return events.map((event) => {
+    if (!event.occurrence && !event.recurrence) return writer.event(event, content(event));
+    const id = event.recurrence ? event.id : event.parentId;
+    const group = bySeries.get(id);
+    if (!group || state.written.has(id)) return '';
+    state.written.add(id);
+    return writeSeries(writer, group, content, state.query);
   }).join('');
+}
+
+/** What a feed remembers across its pages: the series written, and the query (what the caller sees). */
+interface FeedState {
+  readonly written: Set<number>;
+  readonly query: EventQuery;
+}
+
+interface SeriesGroup {
+  readonly series: EventRecord;
+  readonly occurrences: readonly EventRecord[];
+}
+
+/** The series (with every occurrence) of the occurrences on a page that the feed has not written yet. */
+async function seriesOfPage(call: Call, events: readonly EventRecord[], state: FeedState): Promise<SeriesGroup[]> {
+  const ids = [...new Set(events.flatMap((e) => (e.recurrence ? [e.id] : e.occurrence ? [e.parentId] : [])))].filter((id) => !state.written.has(id));
+  if (ids.length === 0) return [];
+  const series = [...events.filter((e) => e.recurrence && ids.includes(e.id)), ...(await call.storage.events.getMany(ids.filter((id) => !events.some((e) => e.id === id)))).filter((s) => s.recurrence)];
+  return Promise.all(series.map(async (s) => ({ series: s, occurrences: (await call.storage.events.list({
+    records: 'listed', statuses: POST_STATUSES, excludeHidden: false, parentId: s.id, sort: [{ field: 'id', direction: 'asc' }],
+  })).items.filter((o) => o.occurrence) })));
+}
+
+/** A series and its exceptions; occurrences the caller does not see (trashed, unpublished) are EXDATEs. */
+function writeSeries(writer: FeedWriter, group: SeriesGroup, content: (e: EventRecord) => FeedEventContent, query: EventQuery): string {
+  const { series, occurrences } = group;
+  const rec = series.recurrence!;
+  const time = series.startLocal.slice(10);
+  const seen = (o: EventRecord) => statusMatches(o, query) && !(query.excludeHidden && o.hideFromListings);
+  const excluded = new Set([
+    ...rec.exdate.map((x) => (x.length === 10 ? `${x}${time}` : x)),
+    ...occurrences.filter((o) => !seen(o)).map((o) => o.occurrence!.originalStart),
+  ]);
+  // A DTSTART the rule does not give is no occurrence here; some apps would count it as one.
+  if (!occurrences.some((o) => o.occurrence!.originalStart === series.startLocal)) excluded.add(series.startLocal);
+  const starts = occurrences.map((o) => ({ start: o.occurrence!.originalStart, startUtc: wallToInstant(parseWall(o.occurrence!.originalStart)!, resolveZone(series.timezone)!) }));
+  const exceptions = occurrences.filter((o) => seen(o) && o.occurrence!.overrides).map((o) => ({ event: o, content: content(o) }));
+  return writer.series(series, content(series), { starts, excluded, exceptions });
 }
 
 /** The venues, organizers and categories a page of events names, in three storage calls. */

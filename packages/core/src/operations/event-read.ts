@@ -12,8 +12,10 @@ import { createPlanCache, type PlanCache } from './plan-cache';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { renderEvent, renderEventsJson } from './event-render';
-import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
+import { queryReach } from '../recurrence/horizon';
+import { MODIFIED_PARAMS, modifiedRange } from './shared-args';
 import { visibility } from './status-filter';
 import { termFilterIds } from './term-refs';
 import { listValidator, type Validated } from './validators';
@@ -24,7 +26,7 @@ type ListValues = ArgValues<typeof eventListArgs>;
 
 /** `GET /events` of one calendar: its plans kept for lists asked again (plan-cache.ts). */
 export function eventListPlanner(config: CalendarConfig): (call: Call, input: Input) => Promise<ListPlan<EventListJson>> {
-  const plans: PlanCache<EventListPlan> = createPlanCache(config.planCacheEntries);
+  const plans: PlanCache<EventListPlan, ListResult<EventListJson>> = createPlanCache(config.listCache);
   return (call, input) => planEventList(call, input, plans);
 }
 
@@ -37,17 +39,24 @@ interface EventListPlan {
 }
 
 /** `GET /events`: parsed, validated and normalised; read by `run`. */
-async function planEventList(call: Call, input: Input, plans: PlanCache<EventListPlan>): Promise<ListPlan<EventListJson>> {
-  const p = await planWithCache(call, plans, input, async (lastChange) => {
+async function planEventList(
+  call: Call, input: Input, plans: PlanCache<EventListPlan, ListResult<EventListJson>>,
+): Promise<ListPlan<EventListJson>> {
+  const plan = () => planWithCache(call, plans, input, async (lastChange) => {
     const { values, sent, page, perPage } = await parseList(call, eventListArgs, input);
     const built = await buildQuery(call, values, sent, page, perPage);
     const validator = listValidator(lastChange, ['events', built.query, built.shown, values, listViewKey(call)]);
     // Dates (relative ones follow the clock), strict dates and `include` (the raw default window, to
     // the second) make the plan depend on more than the day.
-    const keep = !DATE_PARAMS.some((d) => sent.has(d)) && values.strict_dates !== true && values.include === undefined;
+    const keep = ![...DATE_PARAMS, ...MODIFIED_PARAMS].some((d) => sent.has(d)) && values.strict_dates !== true && values.include === undefined;
     return { plan: { values, built, page, perPage, validator }, keep };
   });
-  return { validator: p.validator, run: () => listEvents(call, p.values, p.built, p.page, p.perPage, p.validator) };
+  let p = await plan();
+  // A list reaching past the recurrence horizon first stores the occurrences it would show (and is planned again).
+  const reach = queryReach(p.built.query);
+  if (reach !== undefined && await call.config.horizon.reach(call, reach)) p = await plan();
+  const planned = p;
+  return { validator: planned.validator, run: () => readList(plans, planned, () => listEvents(call, planned.values, planned.built, planned.page, planned.perPage, planned.validator)) };
 }
 
 async function listEvents(
@@ -71,6 +80,7 @@ async function listEvents(
     ['strict_dates', values.strict_dates ? 'true' : undefined],
     ['venue', values.venue?.join(',')], ['organizer', values.organizer?.join(',')],
     ['featured', values.featured === undefined ? undefined : values.featured ? 1 : 0],
+    ['modified_after', values.modified_after], ['modified_before', values.modified_before],
   ], page, page < pages, page > 1 && page - 1 <= pages);
   const events = await renderEventsJson(call, result.items, { password: values.password, context: values.context });
   return listResult<EventListJson>({ chunks: postListJson('events', events, links, result.total, pages) }, links, result.total, pages, validator);
@@ -140,6 +150,7 @@ export async function buildQuery(call: Call, values: ListValues, sent: ReadonlyS
       : [{ field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }];
   const visible = visibility(call.permissions, 'event', values.status);
   const query: EventQuery = {
+    records: 'listed',
     statuses: visible.statuses,
     ...(visible.ownedBy ? { ownedBy: visible.ownedBy } : {}),
     excludeHidden: true,
@@ -157,6 +168,7 @@ export async function buildQuery(call: Call, values: ListValues, sent: ReadonlyS
     ...(near
       ? { geo: { kind: 'near' as const, lat: values.geoloc_lat!, lng: values.geoloc_lng!, radiusKm: call.config.geoRadiusKm } }
       : values.geoloc ? { geo: { kind: 'has-coordinates' as const } } : {}),
+    ...modifiedRange(call, values),
     sort,
     limit: perPage,
     offset: pageOffset(page, perPage),

@@ -12,7 +12,8 @@ import { eventWallClock, utcWallClock } from '../time/interpret';
 import { endOfDay, formatWall, parseWall, startOfDay } from '../time/wall-clock';
 import { resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
 import { requirePermission, type Call, type WriteCall } from './call';
-import { eventPathIdArg, eventSlugArg, eventWriteArgs } from './event-args';
+import { eventPathIdArg, eventSlugArg, eventWriteArgs, scopeArg } from './event-args';
+import { deleteAnyEvent, insertEvent, updateAnyEvent } from './series-write';
 import type { LinkedValue } from './event-links';
 import { findEventOrFail } from './event-read';
 import { loadRelated, renderEvent } from './event-render';
@@ -39,8 +40,7 @@ export async function createEvent(call: Call, input: Input): Promise<Validated<E
     requirePermission(c, c.permissions.can('edit_events'));
     const id = await c.storage.sequences.next('post');
     const created = await applyEventWrite(c, blankEvent(id, call.principal?.id ?? 0), values, 'create');
-    await c.storage.events.insert(created);
-    return written(c, created);
+    return written(c, (await insertEvent(c, created, values)).event);
   });
   return renderEvent(call, event, {}, related);
 }
@@ -60,9 +60,7 @@ export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'p
     const { values } = await parseArgs(eventUpdateArgs(mode, by), input, c.args);
     const current = await authorizeOnEvent(c, values, 'edit', by);
     await checkEventPreconditions(c, current);
-    const updated = await applyEventWrite(c, current, values, mode);
-    await c.storage.events.replace(updated);
-    return written(c, updated);
+    return written(c, (await updateAnyEvent(c, current, values, mode)).event);
   });
   return renderEvent(call, event, {}, related);
 }
@@ -73,22 +71,22 @@ export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'p
  */
 export function eventUpdateArgs(mode: 'replace' | 'patch', by: 'id' | 'slug') {
   const { slug, ...fields } = eventWriteArgs(mode);
-  return by === 'id' ? { id: eventPathIdArg, password: passwordArg, slug, ...fields } : { ...fields, slug: eventSlugArg };
+  return by === 'id' ? { id: eventPathIdArg, password: passwordArg, slug, ...fields, scope: scopeArg } : { ...fields, slug: eventSlugArg, scope: scopeArg };
 }
 
 /** DELETE: moves the event to the trash; 410 when it already is there. */
 export async function deleteEvent(call: Call, input: Input, by: 'id' | 'slug'): Promise<Validated<EventJson>> {
-  const key: { id: typeof eventPathIdArg } | { slug: typeof eventSlugArg } = by === 'id' ? { id: eventPathIdArg } : { slug: eventSlugArg };
+  const key: { id: typeof eventPathIdArg; scope: typeof scopeArg } | { slug: typeof eventSlugArg; scope: typeof scopeArg } = by === 'id'
+    ? { id: eventPathIdArg, scope: scopeArg }
+    : { slug: eventSlugArg, scope: scopeArg };
   const trashed = await runWrite(call, async (c) => {
     const { values } = await parseArgs(key, input, c.args);
     const event = await authorizeOnEvent(c, values, 'delete', by);
-    if (event.status === 'trash') throw new CalendarError('event_in_trash', msg('The event is already trashed'));
+    if (event.status === 'trash' && !(event.occurrence && values.scope !== undefined && values.scope !== 'this')) {
+      throw new CalendarError('event_in_trash', msg('The event is already trashed'));
+    }
     await checkEventPreconditions(c, event);
-    const now = stamps(c.now, c.config.zone);
-    const slug = await resolveSlug({ requested: undefined, current: event.slug, title: event.title, id: event.id, status: 'trash', taken: async () => false });
-    const record: EventRecord = { ...event, status: 'trash', slug, modified: now.local, modifiedUtc: now.utc, revision: c.storage.change };
-    await c.storage.events.replace(record);
-    return record;
+    return (await deleteAnyEvent(c, event, values)).event;
   });
   return renderEvent(call, trashed);
 }

@@ -6,7 +6,7 @@ import { arg, type ArgSpec, type ArgSpecs } from '../input/args';
 import { anyString, nonEmptyString, positiveInt, truthy, urlOrEmpty } from '../input/wire-schemas';
 import type { LinkedPostKind } from '../query/linked-post-engine';
 import {
-  authorArg, contextArg, dateArg, imageArg, pageArg, passwordArg, perPageArg, writeStatusArg,
+  authorArg, contextArg, dateArg, imageArg, modifiedArgs, pageArg, passwordArg, perPageArg, writeStatusArg,
 } from './shared-args';
 import { eventIdArg } from './event-ref-args';
 import { statusFilterArg } from './status-filter';
@@ -89,6 +89,7 @@ export function linkedPostListArgs(kind: LinkedPostKind) {
     has_events: arg({ schema: truthy, description: `Only the ${kind}s that have (or, when false, do not have) events` }),
     only_with_upcoming: arg({ schema: truthy, default: false, description: `Only the ${kind}s with upcoming events` }),
     status: statusFilterArg(kind),
+    ...modifiedArgs,
     password: passwordArg,
     context: contextArg,
   };

@@ -20,11 +20,11 @@ import { createPlanCache, type PlanCache } from './plan-cache';
 import {
   linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, readArgs, type OrganizerWriteArgs, type VenueWriteArgs,
 } from './linked-post-args';
-import { listLinks, listResult, parseList, planWithCache, listViewKey, pageOffset, listFields, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, parseList, planWithCache, readList, listViewKey, pageOffset, listFields, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { remember } from './event-render';
 import { explicitDates, isUnlocked } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
-import { resolveImage } from './shared-args';
+import { MODIFIED_PARAMS, modifiedRange, resolveImage } from './shared-args';
 import { EDITOR_STATUSES, PUBLIC_STATUSES, visibility, type Visibility } from './status-filter';
 import { checkPreconditions, linkedPostValidator, listValidator, withValidator } from './validators';
 import { runWrite } from './write';
@@ -145,6 +145,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       ['has_events', values.has_events === undefined ? undefined : values.has_events ? 1 : 0],
       ['only_with_upcoming', values.only_with_upcoming ? 1 : undefined],
       ['status', visible.requested.join(',')],
+      ['modified_after', values.modified_after], ['modified_before', values.modified_before],
     ], page, page < pages, page > 1 && page - 1 <= pages);
     const shown = <J extends VenueJson | OrganizerJson>(post: LinkedRecord, body: J) => (isUnlocked(call, kind, post, values) ? body : redactProtected(body));
     const rest = listFields(links, result.total, pages);
@@ -156,7 +157,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
 
   const plans: PlanCache<{
     values: ArgValues<typeof listArgs>; visible: Visibility; query: LinkedPostQuery; page: number; perPage: number; validator: string;
-  }> = createPlanCache(config.planCacheEntries);
+  }, ListResult<VenueListJson | OrganizerListJson>> = createPlanCache(config.listCache);
 
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan<VenueListJson | OrganizerListJson>> => {
     const call = await startCall(config, ctx);
@@ -165,10 +166,10 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       const visible = visibility(call.permissions, kind, values.status);
       const query = listQuery(call, kind, values, visible, page, perPage);
       const validator = listValidator(lastChange, [kind, query, values, listViewKey(call)]);
-      // only_with_upcoming counts events from this very instant.
-      return { plan: { values, visible, query, page, perPage, validator }, keep: !values.only_with_upcoming };
+      // only_with_upcoming counts events from this very instant; modified bounds may be relative.
+      return { plan: { values, visible, query, page, perPage, validator }, keep: !values.only_with_upcoming && !MODIFIED_PARAMS.some((p) => values[p] !== undefined) };
     });
-    return { validator: p.validator, run: () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator) };
+    return { validator: p.validator, run: () => readList(plans, p, () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator)) };
   };
 
   return {
@@ -275,6 +276,7 @@ function listQuery(call: Call, kind: LinkedPostKind, values: ArgValues<ReturnTyp
     ...(values.only_with_upcoming ? {
       withEvents: { eventStatuses: seesOthersEvents ? EDITOR_STATUSES : PUBLIC_STATUSES, startingFrom: call.now },
     } : {}),
+    ...modifiedRange(call, values),
     sort: [{ field: 'date', direction: 'desc' }, { field: 'id', direction: 'desc' }],
     limit: perPage,
     offset: pageOffset(page, perPage),

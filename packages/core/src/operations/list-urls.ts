@@ -83,7 +83,7 @@ export function listViewKey(call: { principal?: { id: number; role?: string } | 
  */
 export function listResult<B extends object>(
   envelope: { readonly body: B } | { readonly chunks: readonly Uint8Array[] },
-  links: ListLinks, total: number, pages: number, validator: string,
+  links: Pick<ListLinks, 'next' | 'previous'>, total: number, pages: number, validator: string,
 ): ListResult<B> {
   let body = 'body' in envelope ? envelope.body : undefined;
   let chunks = 'chunks' in envelope ? envelope.chunks : undefined;
@@ -150,12 +150,30 @@ export async function parseList<S extends ArgSpecs>(call: Call, specs: S, input:
 }
 
 /**
+ * What a list's plan reads: read once while the plan is kept (plan-cache.ts), so an unchanged
+ * list asked again is not read or rendered again. Each caller gets a result of its own over
+ * the same encoded pieces (its `body` is parsed for it alone when it asks for it).
+ */
+export async function readList<P extends object, B extends object>(
+  plans: PlanCache<P, ListResult<B>>, plan: P, read: () => Promise<ListResult<B>>,
+): Promise<ListResult<B>> {
+  const kept = await plans.read(plan, read, byteLength);
+  return listResult<B>({ chunks: kept.chunks }, kept, kept.total, kept.totalPages, kept.validator);
+}
+
+function byteLength(result: ListResult<object>): number {
+  let n = 0;
+  for (const chunk of result.chunks) n += chunk.byteLength;
+  return n;
+}
+
+/**
  * A list's plan: the storage's change counter read first (so the list, read later, is never
  * older than its validator), then the plan kept for the same arguments, or a new one
  * (plan-cache.ts). `make` tells whether its plan may be kept.
  */
-export async function planWithCache<P>(
-  call: Call, plans: PlanCache<P>, input: Readonly<Record<string, unknown>>, make: (lastChange: number) => Promise<{ plan: P; keep: boolean }>,
+export async function planWithCache<P extends object, R>(
+  call: Call, plans: PlanCache<P, R>, input: Readonly<Record<string, unknown>>, make: (lastChange: number) => Promise<{ plan: P; keep: boolean }>,
 ): Promise<P> {
   const lastChange = await call.storage.lastChange();
   return plans.plan(call, lastChange, input, () => make(lastChange));

@@ -1,33 +1,123 @@
-// Lists asked again, parsed once: a list's arguments parsed, validated and normalised, with its
-// validator, kept by everything they were computed from (the raw arguments, the caller, the
-// addresses, the storage's change counter and the day), so a repeated list or its 304 costs no
-// parsing. Only lists whose meaning follows the clock by the day at most are kept (a relative
-// date such as `now` moves every millisecond); any write changes the counter, so nothing read
-// from storage while parsing (terms named by slug) goes stale.
+// Lists asked again, parsed once and read once: a list's arguments parsed, validated and
+// normalised, with its validator, kept by everything they were computed from (the raw
+// arguments, the caller, the addresses, the storage's change counter and the day), so a
+// repeated list or its 304 costs no parsing; and the list that plan read, kept beside it, so
+// an unchanged list asked again is neither read nor rendered again.
+//
+// Only lists whose meaning follows the clock by the day at most are kept (a relative date such
+// as `now` moves every millisecond). Any write changes the counter, so nothing kept goes stale:
+// a plan and its list are only ever found again under the change number they were made at.
+// That is the same argument that lets the list's validator answer 304: a kept list is what
+// the request that shares its validator would read (or newer, when a write committed between
+// reading the counter and reading the list; never older).
+//
+// Each list operation has a cache of its own (typed by its plan and its result); the bytes of
+// the lists they keep share one budget per calendar.
 import type { Call } from './call';
 
 const DAY = 86_400_000;
 
-/** The plans of one list (P: its plan). */
-export interface PlanCache<P> {
+/** The plans of one list (P) and the lists they read (R). */
+export interface PlanCache<P extends object, R> {
   /** The plan kept for these arguments, or what `make` gives (kept when it says it may be). */
   plan(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>, make: () => Promise<{ plan: P; keep: boolean }>): Promise<P>;
+  /**
+   * What `read` gives for a plan, read once while the plan is kept (concurrent callers share
+   * the one read); plans that are not kept are read every time. `size` says how many bytes a
+   * result holds, for the budget.
+   */
+  read(plan: P, read: () => Promise<R>, size: (result: R) => number): Promise<R>;
 }
 
-/** A cache of at most `entries` plans of one list; 0 keeps none. */
-export function createPlanCache<P>(entries: number): PlanCache<P> {
-  const kept = new Map<string, P>();
+/** The bytes every list cache of a calendar may keep together; the lists kept first go first. */
+export interface ListBudget {
+  /** The limit in bytes; 0 keeps no lists. */
+  readonly bytes: number;
+  /** Counts a kept list in, then forgets the oldest others until the budget holds (or this one, when it alone exceeds it). */
+  hold(entry: Held): void;
+  /** Takes a list out (its plan is forgotten). */
+  release(entry: Held): void;
+}
+
+/** A kept list as the budget sees it. */
+interface Held {
+  result: Promise<unknown> | undefined;
+  bytes: number;
+}
+
+export function createListBudget(bytes: number): ListBudget {
+  const held = new Set<Held>();
+  let total = 0;
+  const forget = (entry: Held) => {
+    if (!held.delete(entry)) return;
+    total -= entry.bytes;
+    entry.result = undefined;
+    entry.bytes = 0;
+  };
+  return {
+    bytes,
+    hold(entry) {
+      held.add(entry);
+      total += entry.bytes;
+      if (entry.bytes > bytes) return forget(entry);
+      for (const other of held) {
+        if (total <= bytes) return;
+        if (other !== entry) forget(other);
+      }
+    },
+    release: forget,
+  };
+}
+
+interface Entry<P, R> {
+  readonly key: string;
+  readonly plan: P;
+  result: Promise<R> | undefined;
+  bytes: number;
+}
+
+/** The cache of one list: at most `plans` plans (0 keeps none, and no lists), its lists within `budget`. */
+export function createPlanCache<P extends object, R>(limits: { readonly plans: number; readonly budget: ListBudget }): PlanCache<P, R> {
+  const byKey = new Map<string, Entry<P, R>>();
+  const byPlan = new WeakMap<P, Entry<P, R>>();
+
+  const drop = (entry: Entry<P, R>) => {
+    byKey.delete(entry.key);
+    byPlan.delete(entry.plan);
+    limits.budget.release(entry);
+  };
+
   return {
     async plan(call, lastChange, input, make) {
       const key = keyOf(call, lastChange, input);
-      const found = key === undefined ? undefined : kept.get(key);
-      if (found !== undefined) return found;
+      const found = key === undefined ? undefined : byKey.get(key);
+      if (found !== undefined) return found.plan;
       const { plan, keep } = await make();
-      if (keep && key !== undefined && entries > 0) {
-        if (kept.size >= entries) kept.delete(kept.keys().next().value!);
-        kept.set(key, plan);
+      if (keep && key !== undefined && limits.plans > 0) {
+        const oldest = byKey.values().next();
+        if (byKey.size >= limits.plans && !oldest.done) drop(oldest.value);
+        const entry: Entry<P, R> = { key, plan, result: undefined, bytes: 0 };
+        byKey.set(key, entry);
+        byPlan.set(plan, entry);
       }
       return plan;
+    },
+
+    read(plan, read, size) {
+      const entry = byPlan.get(plan);
+      if (entry === undefined || limits.budget.bytes === 0) return read();
+      if (entry.result !== undefined) return entry.result;
+      const result = read();
+      entry.result = result;
+      result.then((r) => {
+        if (entry.result !== result || byPlan.get(plan) !== entry) return;
+        entry.bytes = size(r);
+        limits.budget.hold(entry);
+      }, () => {
+        // A failed read (a page past the end, the storage down) is not kept.
+        if (entry.result === result) entry.result = undefined;
+      });
+      return result;
     },
   };
 }

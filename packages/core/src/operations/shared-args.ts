@@ -5,11 +5,14 @@ import * as v from 'valibot';
 import { arg, type ArgContext } from '../input/args';
 import { positiveInt, timeValue } from '../input/wire-schemas';
 import { WRITABLE_STATUSES, type ImageRecord } from '../model/records';
+import type { InstantRange } from '../query/query-types';
+import { strictInstant } from '../time/interpret';
+import type { Call } from './call';
 
 export const authorArg = arg({
   schema: positiveInt,
   description: 'The ID of the author',
-  validate: async (id, ctx) => ((await ctx.config.users.exists(id)) ? undefined : INVALID_PARAMETER),
+  validate: async (id, ctx) => ((await ctx.config.users.exists(id, ctx.storage)) ? undefined : INVALID_PARAMETER),
 });
 
 export const dateArg = (description: string) => arg({ schema: timeValue, description });
@@ -37,6 +40,22 @@ export const perPageArg = arg({
   description: 'The number of items to return per page',
   type: 'integer',
 });
+
+/** `modified_after` and `modified_before` of the list routes: bounds on the last modification, exclusive. */
+export const modifiedArgs = {
+  modified_after: arg({ schema: timeValue, description: 'Only items last modified after this instant (a naive value is in the site time zone)' }),
+  modified_before: arg({ schema: timeValue, description: 'Only items last modified before this instant (a naive value is in the site time zone)' }),
+};
+export const MODIFIED_PARAMS = ['modified_after', 'modified_before'] as const;
+
+/** The query bounds of `modified_after` / `modified_before`, when either was given. */
+export function modifiedRange(call: Call, values: { modified_after?: unknown; modified_before?: unknown }): { modified?: InstantRange } {
+  const at = (value: unknown) => (value === undefined ? undefined : strictInstant(value, call.config.zone, call.now));
+  const gt = at(values.modified_after);
+  const lt = at(values.modified_before);
+  if (gt === undefined && lt === undefined) return {};
+  return { modified: { ...(gt !== undefined ? { gt } : {}), ...(lt !== undefined ? { lt } : {}) } };
+}
 
 export const passwordArg = arg({ schema: v.string(), description: 'The password of a password-protected item' });
 

@@ -6,7 +6,7 @@ import { arg, type ArgContext, type ArgSpecs } from '../input/args';
 import { anyString, MAX_TERM_NAME, nonEmptyString, positiveInt, termRefList, wpBoolean } from '../input/wire-schemas';
 import type { Taxonomy } from '../model/records';
 import { eventIdArg } from './event-ref-args';
-import { pageArg, perPageArg } from './shared-args';
+import { modifiedArgs, pageArg, perPageArg } from './shared-args';
 import { findTerms, termCollection } from './term-refs';
 
 const noun = (taxonomy: Taxonomy) => (taxonomy === 'category' ? 'category' : 'tag');
@@ -57,6 +57,7 @@ export function termListArgs(taxonomy: Taxonomy) {
     post: arg({ ...eventIdArg, description: 'Only the terms of this event' }),
     event: arg({ ...eventIdArg, description: 'Only the terms of this event (alias of post; wins over it)' }),
     slug: arg({ schema: nonEmptyString, description: 'The term with this slug', type: 'string' }),
+    ...modifiedArgs,
   } satisfies ArgSpecs;
 }
 

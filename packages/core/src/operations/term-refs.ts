@@ -5,6 +5,7 @@ import type { ArgContext } from '../input/args';
 import type { Taxonomy, TermRecord } from '../model/records';
 import { withDescendants } from '../query/term-engine';
 import { foldText } from '../query/text-match';
+import { formatUtc } from '../time/wall-clock';
 import type { Storage, TermCollection } from '../storage/storage';
 import { sanitizeSlug, uniqueSlug } from '../domain/slug';
 import { requirePermission, type Call, type WriteCall } from './call';
@@ -97,7 +98,7 @@ export async function createNamedTerm(call: WriteCall, taxonomy: Taxonomy, name:
   const id = await call.storage.sequences.next('term');
   const base = sanitizeSlug(name) || String(id);
   const slug = await uniqueSlug(base, async (s) => (await terms.getBySlug(s)) !== undefined);
-  const term: TermRecord = { id, name: name.trim(), slug, description: '', parent: 0, revision: call.storage.change };
+  const term: TermRecord = { id, name: name.trim(), slug, description: '', parent: 0, revision: call.storage.change, modifiedUtc: formatUtc(call.now) };
   await terms.insert(term);
   return term;
 }

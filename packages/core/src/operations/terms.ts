@@ -9,12 +9,14 @@ import { foldText } from '../query/text-match';
 import type { TermQuery, TermSortField } from '../query/query-types';
 import { termJson } from '../represent/term-json';
 import { withDescendants } from '../query/term-engine';
+import { formatUtc } from '../time/wall-clock';
 import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
 import { createPlanCache, type PlanCache } from './plan-cache';
-import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
+import { MODIFIED_PARAMS, modifiedRange } from './shared-args';
 import { checkPreconditions, listValidator, termValidator, withValidator, type Validated } from './validators';
 import { runWrite } from './write';
 import type { TermCreateInput, TermGetInput, TermListInput, TermUpdateInput } from './inputs';
@@ -87,6 +89,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       ...(values.slug !== undefined ? { slugs: [values.slug] } : {}),
       hideEmpty: values.hide_empty!,
       countStatuses: ['publish'],
+      ...modifiedRange(call, values),
       sort: [{ field: field === 'include' && !include ? 'id' : field, direction }, ...(field === 'id' ? [] : [{ field: 'id' as const, direction: 'asc' as const }])],
       limit: perPage,
       offset: pageOffset(page, perPage),
@@ -95,7 +98,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     return { values, page, perPage, include, exclude, eventId, query, validator };
   };
 
-  const plans: PlanCache<Awaited<ReturnType<typeof parseTermList>>> = createPlanCache(config.planCacheEntries);
+  const plans: PlanCache<Awaited<ReturnType<typeof parseTermList>>, ListResult<CategoryListJson | TagListJson>> = createPlanCache(config.listCache);
 
   const runTermList = async (call: Call, p: Awaited<ReturnType<typeof parseTermList>>): Promise<ListResult<CategoryListJson | TagListJson>> => {
     const { values, page, perPage, include, exclude, eventId } = p;
@@ -106,6 +109,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       ['include', include?.join(',')], ['order', values.order], ['orderby', values.orderby],
       ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? values.parent : undefined],
       ['event', eventId], ['slug', values.slug],
+      ['modified_after', values.modified_after], ['modified_before', values.modified_before],
     ], page, page < pages, page > 1);
     // The term lists' own key order (behaviour reference: "GET /categories and GET /tags"): the
     // items after the totals.
@@ -118,9 +122,12 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
 
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan<CategoryListJson | TagListJson>> => {
     const call = await startCall(config, ctx);
-    // Term lists do not follow the clock: every plan may be kept.
-    const p = await planWithCache(call, plans, input, async (lastChange) => ({ plan: await parseTermList(call, input, lastChange), keep: true }));
-    return { validator: p.validator, run: () => runTermList(call, p) };
+    // Term lists follow the clock only through relative modified bounds.
+    const p = await planWithCache(call, plans, input, async (lastChange) => {
+      const plan = await parseTermList(call, input, lastChange);
+      return { plan, keep: !MODIFIED_PARAMS.some((name) => plan.values[name] !== undefined) };
+    });
+    return { validator: p.validator, run: () => readList(plans, p, () => runTermList(call, p)) };
   };
 
   return {
@@ -152,7 +159,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
         }
         const id = await c.storage.sequences.next('term');
         const slug = await uniqueSlug(sanitizeSlug(values.slug ?? name) || String(id), async (s) => (await terms.getBySlug(s)) !== undefined);
-        const record: TermRecord = { id, name, slug, description: values.description ?? '', parent, revision: c.storage.change };
+        const record: TermRecord = { id, name, slug, description: values.description ?? '', parent, revision: c.storage.change, modifiedUtc: formatUtc(c.now) };
         await terms.insert(record);
         return record;
       });
@@ -191,6 +198,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
           slug,
           parent,
           revision: c.storage.change,
+          modifiedUtc: formatUtc(c.now),
         };
         await terms.replace(record);
         return record;
@@ -210,7 +218,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
         if (hierarchical) {
           // Children move up to the deleted category's parent, as WordPress does.
           const children = await terms.list({ parent: term.id, hideEmpty: false, countStatuses: [], sort: [{ field: 'id', direction: 'asc' }] });
-          for (const { term: child } of children.items) await terms.replace({ ...child, parent: term.parent, revision: c.storage.change });
+          for (const { term: child } of children.items) await terms.replace({ ...child, parent: term.parent, revision: c.storage.change, modifiedUtc: formatUtc(c.now) });
         }
         await c.storage.events.unlink(taxonomy, term.id, c.storage.change);
         await terms.delete(term.id);

@@ -4,6 +4,7 @@
 import type { EventRecord, PostRecord, PostStatus, VenueRecord } from '../model/records';
 import type { EventQuery, EventSortKey, GeoFilter, InstantRange, OwnedBy, Page } from './query-types';
 import { everyWordInSome, foldText } from './text-match';
+import { formatUtc } from '../time/wall-clock';
 
 /** What evaluating an event query needs beyond the events themselves. */
 export interface EventQueryContext {
@@ -18,8 +19,8 @@ export interface EventQueryContext {
  * matchesEventQuery; a key added to EventQuery must be added here (checked below).
  */
 export const EVENT_QUERY_FILTERS = [
-  'statuses', 'ownedBy', 'excludeHidden', 'ids', 'start', 'end', 'search', 'categoryIds', 'tagIds', 'venueIds', 'organizerIds',
-  'featured', 'parentId', 'ticketed', 'geo',
+  'records', 'statuses', 'ownedBy', 'excludeHidden', 'ids', 'start', 'end', 'search', 'categoryIds', 'tagIds', 'venueIds', 'organizerIds',
+  'featured', 'parentId', 'ticketed', 'geo', 'modified',
 ] as const satisfies readonly (keyof EventQuery)[];
 // Every key of EventQuery is a filter, or paging and sort.
 const everyKeyListed: Exclude<keyof EventQuery, (typeof EVENT_QUERY_FILTERS)[number] | 'sort' | 'limit' | 'offset'> extends never ? true : never = true;
@@ -27,6 +28,7 @@ void everyKeyListed;
 
 /** Whether an event satisfies every filter of the query (paging and sort aside). */
 export function matchesEventQuery(event: EventRecord, query: EventQuery, ctx: EventQueryContext): boolean {
+  if (!recordsMatch(event, query.records)) return false;
   if (!statusMatches(event, query)) return false;
   if (query.excludeHidden && event.hideFromListings) return false;
   if (query.ids && !query.ids.includes(event.id)) return false;
@@ -41,6 +43,7 @@ export function matchesEventQuery(event: EventRecord, query: EventQuery, ctx: Ev
   if (query.parentId !== undefined && event.parentId !== query.parentId) return false;
   if (query.ticketed !== undefined && (event.ticketed ?? false) !== query.ticketed) return false;
   if (query.geo && eventDistanceKm(event, query.geo, ctx) === undefined) return false;
+  if (query.modified && !modifiedIn(event.modifiedUtc, query.modified)) return false;
   return true;
 }
 
@@ -97,10 +100,57 @@ export function searchableTexts(event: EventRecord): string[] {
   return [foldText(event.title), foldText(event.description), foldText(event.excerpt)];
 }
 
+/** Whether an event is of the records a query reads: a series is stored, an occurrence listed. */
+export function recordsMatch(event: EventRecord, records: EventQuery['records']): boolean {
+  switch (records) {
+    case 'listed': return event.recurrence === undefined;
+    case 'stored': return event.occurrence === undefined;
+    case 'series': return event.recurrence !== undefined;
+    default: return false;
+  }
+}
+
 /** The status condition: one of `statuses`, or one of `ownedBy.statuses` on the owner's posts. */
-export function statusMatches(post: PostRecord, q: { readonly statuses: readonly PostStatus[]; readonly ownedBy?: OwnedBy }): boolean {
+export function statusMatches(post: Pick<PostRecord, 'status' | 'authorId'>, q: { readonly statuses: readonly PostStatus[]; readonly ownedBy?: OwnedBy }): boolean {
   if (q.statuses.includes(post.status)) return true;
   return q.ownedBy !== undefined && post.authorId === q.ownedBy.authorId && q.ownedBy.statuses.includes(post.status);
+}
+
+/**
+ * Whether a record's last modification (`modifiedUtc`, UTC "YYYY-MM-DD HH:MM:SS", whole
+ * seconds) satisfies the bounds: compared as text with `modifiedBounds`, as a database compares
+ * the column. A record without one never does.
+ */
+export function modifiedIn(modifiedUtc: string | undefined, r: InstantRange): boolean {
+  if (!modifiedUtc) return false;
+  const b = modifiedBounds(r);
+  return (b.gt === undefined || modifiedUtc > b.gt) && (b.gte === undefined || modifiedUtc >= b.gte)
+    && (b.lt === undefined || modifiedUtc < b.lt) && (b.lte === undefined || modifiedUtc <= b.lte);
+}
+
+/**
+ * Instant bounds as bounds on a whole-second UTC wall clock, exactly: a time after x is after
+ * x's second, one at or after x at or after the next whole second, and so on. Instants outside
+ * the four-digit years become texts below ('') or above ('~') every wall clock.
+ */
+export function modifiedBounds(r: InstantRange): { gt?: string; gte?: string; lt?: string; lte?: string } {
+  const floor = (x: number) => wallText(Math.floor(x / 1000) * 1000);
+  const ceil = (x: number) => wallText(Math.ceil(x / 1000) * 1000);
+  return {
+    ...(r.gt !== undefined ? { gt: floor(r.gt) } : {}),
+    ...(r.gte !== undefined ? { gte: ceil(r.gte) } : {}),
+    ...(r.lt !== undefined ? { lt: ceil(r.lt) } : {}),
+    ...(r.lte !== undefined ? { lte: floor(r.lte) } : {}),
+  };
+}
+
+/** 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z. */
+const YEAR_0 = -62_167_219_200_000;
+const YEAR_10000 = 253_402_300_800_000;
+
+function wallText(ms: number): string {
+  if (!(ms >= YEAR_0)) return '';
+  return ms >= YEAR_10000 ? '~' : formatUtc(ms);
 }
 
 // ---- helpers ----

@@ -1,6 +1,6 @@
 // The reference semantics of venue and organizer lists, as pure functions.
 import type { EventRecord, LinkedPostRecord, OrganizerRecord, VenueRecord } from '../model/records';
-import { paginate, statusMatches } from './event-engine';
+import { modifiedIn, paginate, statusMatches } from './event-engine';
 import type { LinkedEventCondition, LinkedPostQuery, LinkedPostSortKey, Page } from './query-types';
 import { foldText, someTextHasEvery } from './text-match';
 
@@ -29,6 +29,7 @@ export function matchesLinkedPostQuery(
   if (query.eventId !== undefined && !some(eventsOf(kind, post.id), (e) => e.id === query.eventId)) return false;
   if (query.hasEvents && hasMatchingEvent(eventsOf(kind, post.id), query.hasEvents) !== query.hasEvents.value) return false;
   if (query.withEvents && !hasMatchingEvent(eventsOf(kind, post.id), query.withEvents)) return false;
+  if (query.modified && !modifiedIn(post.modifiedUtc, query.modified)) return false;
   return true;
 }
 

@@ -42,7 +42,15 @@ export interface OwnedBy {
   readonly statuses: readonly PostStatus[];
 }
 
+/**
+ * Which records an event query reads (docs/recurrence.md): `listed`, what lists show (single
+ * events and the occurrences of series, never a series itself); `stored`, what a calendar is
+ * made of (single events and series, no occurrence: exports, maintenance); `series`, series alone.
+ */
+export type EventRecords = 'listed' | 'stored' | 'series';
+
 export interface EventQuery extends Paging {
+  readonly records: EventRecords;
   /** Statuses to include (may be empty when `ownedBy` is given). */
   readonly statuses: readonly PostStatus[];
   readonly ownedBy?: OwnedBy;
@@ -63,6 +71,8 @@ export interface EventQuery extends Paging {
   readonly parentId?: number;
   readonly ticketed?: boolean;
   readonly geo?: GeoFilter;
+  /** Bounds on the last modification (`modifiedUtc`, whole seconds). */
+  readonly modified?: InstantRange;
   /** Ends with `id`. */
   readonly sort: readonly EventSortKey[];
 }
@@ -98,6 +108,8 @@ export interface LinkedPostQuery extends Paging {
   readonly hasEvents?: { readonly value: boolean } & LinkedEventCondition;
   /** Linked to at least one matching event. */
   readonly withEvents?: LinkedEventCondition;
+  /** Bounds on the last modification (`modifiedUtc`, whole seconds). */
+  readonly modified?: InstantRange;
   /** Ends with `id`. */
   readonly sort: readonly LinkedPostSortKey[];
 }
@@ -128,6 +140,8 @@ export interface TermQuery extends Paging {
   readonly hideEmpty: boolean;
   /** Statuses of the events a term's count includes. */
   readonly countStatuses: readonly PostStatus[];
+  /** Bounds on the term's last modification (`modifiedUtc`); terms without one never match. */
+  readonly modified?: InstantRange;
   /** Ends with `id`; `include` sorts by position in `ids`. */
   readonly sort: readonly TermSortKey[];
 }

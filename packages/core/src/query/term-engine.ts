@@ -1,16 +1,19 @@
 // The reference semantics of category and tag lists, as pure functions.
 import type { EventRecord, PostStatus, Taxonomy, TermRecord } from '../model/records';
-import { paginate } from './event-engine';
+import { modifiedIn, paginate } from './event-engine';
 import type { CountedTerm, Page, TermQuery, TermSortKey } from './query-types';
 import { foldText } from './text-match';
 
-/** For each term id, how many events with one of `statuses` use it. */
+/**
+ * For each term id, how many events with one of `statuses` use it. A series counts once, as
+ * the one event it is: its occurrences are not counted.
+ */
 export function countEventsByTerm(
   events: Iterable<EventRecord>, taxonomy: Taxonomy, statuses: readonly PostStatus[],
 ): Map<number, number> {
   const counts = new Map<number, number>();
   for (const e of events) {
-    if (!statuses.includes(e.status)) continue;
+    if (!statuses.includes(e.status) || e.occurrence !== undefined) continue;
     for (const id of taxonomy === 'category' ? e.categoryIds : e.tagIds) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;
@@ -55,6 +58,7 @@ export function runTermQuery(
     if (query.slugs && !query.slugs.includes(term.slug)) continue;
     if (query.nameKeys && !query.nameKeys.includes(foldText(term.name))) continue;
     if (nonEmpty && !nonEmpty.has(term.id)) continue;
+    if (query.modified && !modifiedIn(term.modifiedUtc, query.modified)) continue;
     matching.push({ term, count: counts.get(term.id) ?? 0 });
   }
   matching.sort((a, b) => compareTerms(a, b, query.sort, query.ids));

@@ -96,6 +96,11 @@ export function eventJson(event: EventRecord, options: EventJsonOptions): EventJ
     custom_fields: [],
   };
   if (options.ticketed) out.ticketed = options.ticketed(event);
+  if (event.recurrence) out.recurrence = { rrule: event.recurrence.rrule, rdate: [...event.recurrence.rdate], exdate: [...event.recurrence.exdate] };
+  if (event.occurrence) {
+    out.post_parent = event.parentId;
+    out.occurrence = { original_start_date: event.occurrence.originalStart, exception: event.occurrence.overrides !== undefined };
+  }
   if (options.jsonLd) {
     out.json_ld = eventJsonLd({
       links, event, currency: options.currency,

@@ -3,7 +3,9 @@ import type { CurrencyDefaults } from '../domain/cost';
 import { costValues } from '../domain/cost';
 import { plainText, renderContent } from '../domain/text';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../model/records';
-import { formatOffset, resolveZone } from '../time/zone';
+import { ruleParts, untilInstant } from '../recurrence/expand';
+import { formatWall, parseWall } from '../time/wall-clock';
+import { formatOffset, instantToWall, resolveZone, wallToInstant } from '../time/zone';
 import { postUrl, type LinkBase } from './links';
 
 /** A schema.org object. */
@@ -31,6 +33,8 @@ export function eventJsonLd({ links, event, venue, organizer, currency }: EventJ
     startDate: isoWithOffset(event.startLocal, event.startUtc, event.timezone),
     endDate: isoWithOffset(event.endLocal, event.endUtc, event.timezone),
   };
+  const schedule = event.recurrence ? eventSchedule(event) : undefined;
+  if (schedule) out.eventSchedule = schedule;
   if (venue) out.location = venueJsonLd(links, venue);
   if (organizer) out.organizer = organizerJsonLd(links, organizer);
   const numbers = costValues(event.cost).filter((x) => /^\d/.test(x));
@@ -82,6 +86,41 @@ export function organizerJsonLd(links: LinkBase, organizer: OrganizerRecord): Ld
     telephone: organizer.phone,
     email: organizer.email,
     sameAs: organizer.website,
+  });
+}
+
+const DAYS: Record<string, string> = {
+  MO: 'Monday', TU: 'Tuesday', WE: 'Wednesday', TH: 'Thursday', FR: 'Friday', SA: 'Saturday', SU: 'Sunday',
+};
+const PERIODS: Record<string, string> = { DAILY: 'D', WEEKLY: 'W', MONTHLY: 'M', YEARLY: 'Y' };
+
+/**
+ * schema.org `Schedule` of a series (docs/recurrence.md): how often, on which days, from
+ * when to when, in which zone. Rules with parts a Schedule cannot say (BYSETPOS, BYWEEKNO,
+ * BYYEARDAY) and series of RDATEs alone have none: a Schedule that says less would be wrong.
+ */
+export function eventSchedule(event: EventRecord): Ld | undefined {
+  const rec = event.recurrence!;
+  if (rec.rrule === '') return undefined;
+  const parts = ruleParts(rec.rrule);
+  if (['BYSETPOS', 'BYWEEKNO', 'BYYEARDAY', 'BYHOUR', 'BYMINUTE', 'BYSECOND'].some((p) => parts.has(p))) return undefined;
+  const numbers = (name: string) => parts.get(name)?.split(',').map(Number);
+  const days = parts.get('BYDAY')?.split(',').map((d) => (DAYS[d] ? `https://schema.org/${DAYS[d]}` : d));
+  const until = parts.get('UNTIL');
+  const zone = resolveZone(event.timezone);
+  const seconds = Math.max(0, Math.round((event.endUtc - event.startUtc) / 1000));
+  return compact({
+    '@type': 'Schedule',
+    repeatFrequency: `P${parts.get('INTERVAL') ?? '1'}${PERIODS[parts.get('FREQ')!]}`,
+    byDay: days && (days.length === 1 ? days[0] : days),
+    byMonth: numbers('BYMONTH'),
+    byMonthDay: numbers('BYMONTHDAY'),
+    repeatCount: parts.has('COUNT') ? Number(parts.get('COUNT')) : undefined,
+    startDate: event.startLocal.slice(0, 10),
+    endDate: until && zone ? formatWall(instantToWall(untilInstant(until, zone), zone)).slice(0, 10) : undefined,
+    ...(event.allDay ? {} : { startTime: event.startLocal.slice(11), endTime: event.endLocal.slice(11), duration: `PT${seconds}S` }),
+    exceptDate: rec.exdate.length ? rec.exdate.map((x) => (x.length === 10 ? x : isoWithOffset(x, wallToInstant(parseWall(x)!, zone ?? resolveZone('UTC')!), event.timezone))) : undefined,
+    scheduleTimezone: zone && !zone.fixed ? event.timezone : undefined,
   });
 }
 

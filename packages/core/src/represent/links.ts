@@ -14,7 +14,8 @@ const POST_TYPE: Record<PostKind, string> = { event: 'tribe_events', venue: 'tri
 /** The public permalink; unpublished posts get the query-string form WordPress uses for them. */
 export function postUrl(links: LinkBase, kind: PostKind, post: PostRecord): string {
   if (post.status !== 'publish' || post.slug === '') return `${links.siteUrl}/?post_type=${POST_TYPE[kind]}&p=${post.id}`;
-  return `${links.siteUrl}/${kind}/${encodeURIComponent(post.slug)}/`;
+  // An occurrence's slug is its series' and its date (`jam/2027-03-15`): two path segments, as the reference's extension writes them.
+  return `${links.siteUrl}/${kind}/${post.slug.split('/').map(encodeURIComponent).join('/')}/`;
 }
 
 /** `<host><path of the home URL>?id=<id>`: no scheme, no port. */

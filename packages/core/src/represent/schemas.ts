@@ -184,6 +184,16 @@ export const eventSchema = v.strictObject({
   organizer: v.array(organizerSchema),
   custom_fields: empty('Always []'),
   ticketed: v.optional(flag('Whether the event sells tickets (when an app supplies ticketing)')),
+  recurrence: v.optional(v.pipe(v.object({
+    rrule: str('The RRULE (RFC 5545), without DTSTART; "" for a series of RDATEs alone'),
+    rdate: v.array(str('An extra start, local wall clock')),
+    exdate: v.array(str('A start left out: local wall clock, or a date for the whole day')),
+  }), v.description('A series (docs/recurrence.md): its rule. Lists show its occurrences instead of it'))),
+  post_parent: v.optional(int('An occurrence: the id of its series')),
+  occurrence: v.optional(v.pipe(v.object({
+    original_start_date: str('The start its series gives it (RECURRENCE-ID), local wall clock'),
+    exception: flag('Whether it was changed on its own'),
+  }), v.description('An occurrence of a series (docs/recurrence.md)'))),
   json_ld: jsonLd('schema.org Event (single reads only)'),
 });
 

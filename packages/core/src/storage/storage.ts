@@ -2,12 +2,14 @@
 // an adapter persists records as given and evaluates queries (see query-types.ts), with the
 // semantics of the reference engine in ../query (memory and file adapters call it directly;
 // SQL adapters compile the same queries). @evcal/storage-test-suite checks both.
+import type { TokenRecord, UserRecord } from '../model/accounts';
 import type {
   EventRecord, OrganizerRecord, PostStatus, Taxonomy, TermRecord, VenueRecord,
 } from '../model/records';
 import type {
   CountedTerm, EventQuery, LinkedPostQuery, Page, TermQuery,
 } from '../query/query-types';
+import type { ChangeLog, WebhookStore } from './change-store';
 
 /** What an adapter can do, declared rather than sniffed. */
 export interface StorageCapabilities {
@@ -24,11 +26,13 @@ export interface IdSequences {
   /**
    * Makes sure later `next` calls return ids larger than `id` (imports keep their ids); with
    * `'change'`, that the storage's last change is at least `id` once this write commits
-   * (imports keep the revisions of their records, so later writes must number above them).
+   * (imports keep the revisions of their records, so later writes must number above them);
+   * with `'horizon'`, that the recurrence horizon (the instant, epoch ms, up to which series
+   * without an end are materialised) is at least `id`.
    */
-  bump(kind: 'post' | 'term' | 'change', id: number): Promise<void>;
-  /** The largest id handed out or bumped so far (0 at first), without taking a new one. */
-  peek(kind: 'post' | 'term'): Promise<number>;
+  bump(kind: 'post' | 'term' | 'change' | 'horizon', id: number): Promise<void>;
+  /** The largest id handed out or bumped so far (0 at first), without taking a new one; the horizon for `'horizon'`. */
+  peek(kind: 'post' | 'term' | 'horizon'): Promise<number>;
 }
 
 interface RecordCollection<R> {
@@ -44,13 +48,18 @@ interface RecordCollection<R> {
   delete(id: number): Promise<void>;
 }
 
+/**
+ * Events, series and their occurrences (docs/recurrence.md). Occurrences are events core
+ * writes for each series (`occurrence` set, ids above MAX_ID, `parentId` the series) and
+ * stores like any other; `list` reads the records its query's `records` names.
+ */
 export interface EventCollection extends RecordCollection<EventRecord> {
   list(query: EventQuery): Promise<Page<EventRecord>>;
   /**
    * Removes a venue, organizer or term from every event that links it, setting those events'
-   * `revision` to `revision` (their representation changes).
+   * `revision` to `revision` (their representation changes). Returns the ids of those events.
    */
-  unlink(kind: 'venue' | 'organizer' | Taxonomy, id: number, revision: number): Promise<void>;
+  unlink(kind: 'venue' | 'organizer' | Taxonomy, id: number, revision: number): Promise<readonly number[]>;
   /** For each term id, how many events with one of `statuses` use it (absent ids: 0). */
   countByTerm(taxonomy: Taxonomy, termIds: readonly number[], statuses: readonly PostStatus[]): Promise<ReadonlyMap<number, number>>;
 }
@@ -65,6 +74,39 @@ export interface TermCollection extends Omit<RecordCollection<TermRecord>, 'getB
   findByName(name: string): Promise<readonly TermRecord[]>;
   list(query: TermQuery): Promise<Page<CountedTerm<TermRecord>>>;
 }
+
+/** The users of the server (accounts/accounts.ts checks names, roles and references). */
+export interface UserCollection {
+  get(id: number): Promise<UserRecord | undefined>;
+  /** The user whose name equals `name` compared case-insensitively (`userNameKey`). */
+  getByName(name: string): Promise<UserRecord | undefined>;
+  /** Every user, by id. */
+  list(): Promise<readonly UserRecord[]>;
+  /** Fails when the id exists. */
+  insert(user: UserRecord): Promise<void>;
+  /** Replaces the user with the same id; fails when it does not exist. */
+  replace(user: UserRecord): Promise<void>;
+  delete(id: number): Promise<void>;
+}
+
+/** API tokens, kept as hashes. */
+export interface TokenCollection {
+  get(id: string): Promise<TokenRecord | undefined>;
+  /** The tokens of one user, or every token; by creation time, then id. */
+  list(userId?: number): Promise<readonly TokenRecord[]>;
+  /** Fails when the id exists. */
+  insert(token: TokenRecord): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+
+/**
+ * Whether a storage can serve requests now: `unreachable` when it cannot be read (a database
+ * down, a file gone), `schema` when it is reachable but not at the schema this version
+ * writes (migrations not applied). `detail` is for operators' logs.
+ */
+export type StorageReadiness =
+  | { readonly ready: true }
+  | { readonly ready: false; readonly reason: 'unreachable' | 'schema'; readonly detail: string };
 
 /**
  * Everything a calendar keeps.
@@ -82,6 +124,13 @@ export interface Storage {
   readonly categories: TermCollection;
   readonly tags: TermCollection;
   readonly sequences: IdSequences;
+  /** Accounts: a write to them is a write transaction like any other (it advances the change counter). */
+  readonly users: UserCollection;
+  readonly tokens: TokenCollection;
+  /** What every write transaction changed, for readers catching up (`/changes`). */
+  readonly changes: ChangeLog;
+  /** Webhook endpoints and the outbox of their deliveries. */
+  readonly webhooks: WebhookStore;
   /**
    * The change number of the last committed write transaction (0 for a storage never
    * written), as every process sharing the storage sees it. Lists' validators are built on
@@ -96,6 +145,11 @@ export interface Storage {
    * transaction joins it.
    */
   transaction<T>(fn: (tx: StorageTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Checks, with one cheap read, that the storage is reachable and at the schema this version
+   * writes; never throws (a failure is `{ ready: false }`). Health checks call it.
+   */
+  readiness(): Promise<StorageReadiness>;
   /** Releases connections, files and locks. */
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 // Generated requests for the property tests of the HTTP binding: random routes, methods,
 // callers, encodings and parameter values meant to break things, over a small seed calendar.
 import fc from 'fast-check';
-import { feedRoutes, routes } from '../../src/index';
+import { feedRoutes, routes, syncRoutes } from '../../src/index';
 
 export const NOW = Date.UTC(2026, 10, 22, 12);
 export const ORIGIN = 'http://cal.test';
@@ -44,7 +44,7 @@ const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     fc.dictionary(fc.oneof(fc.constantFrom('id', 'venue', 'organizer', 'url', '0', '1'), fc.string({ maxLength: 5 })), tie('v'), { maxKeys: 3 })),
 })).v;
 
-const ALL_ROUTES = [...routes, ...feedRoutes];
+const ALL_ROUTES = [...routes, ...feedRoutes, ...syncRoutes];
 const ARG_NAMES = [...new Set(ALL_ROUTES.flatMap((r) => Object.keys(r.args))), '_fields', '_method', '_envelope', 'force', 'context', 'password', 'junk'];
 const PATHS = [...new Set(ALL_ROUTES.map((r) => r.path))];
 const idPart = fc.constantFrom('300', '301', '100', '101', '200', '10', '11', '20', '0', '1', '999999', '9223372036854775807', '99999999999999999999999');

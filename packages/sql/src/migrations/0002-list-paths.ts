@@ -111,7 +111,13 @@ export const listPaths: EvcalMigration = {
 // exact whoever writes the rows (the adapter, an import, a bulk load): every link counts under
 // its event's current status, and a link without its event counts nowhere.
 
-async function countTriggersSqlite(db: Kysely<any>): Promise<void> {
+/**
+ * The term count triggers of SQLite. `counted` (migration 0009): SQL true of the rows whose
+ * links count, given a row's id column (`new.id`, `old.event_id`…); every row when absent.
+ */
+export async function countTriggersSqlite(db: Kysely<any>, counted?: (id: string) => string): Promise<void> {
+  const when = (id: string) => sql.raw(counted ? `when ${counted(id)}` : '');
+  const and = (id: string) => sql.raw(counted ? `and ${counted(id)}` : '');
   // A link, added to or taken from its term's count under its event's status.
   const add = (link: 'new' | 'old') => sql.raw(`insert into evcal_term_counts (kind, ref_id, status, n)
       select ${link}.kind, ${link}.ref_id, e.status, 1 from evcal_events e where e.id = ${link}.event_id and ${link}.kind in ('category', 'tag')
@@ -125,25 +131,35 @@ async function countTriggersSqlite(db: Kysely<any>): Promise<void> {
   const removeEvent = (row: 'new' | 'old') => sql.raw(`update evcal_term_counts set n = n - 1
       where status = ${row}.status and (kind, ref_id) in (select l.kind, l.ref_id from evcal_event_links l where l.event_id = ${row}.id and l.kind in ('category', 'tag'));`);
   const statements = [
-    sql`create trigger evcal_event_links_counted_insert after insert on evcal_event_links begin ${add('new')} end`,
-    sql`create trigger evcal_event_links_counted_delete after delete on evcal_event_links begin ${remove('old')} end`,
+    sql`create trigger evcal_event_links_counted_insert after insert on evcal_event_links ${when('new.event_id')} begin ${add('new')} end`,
+    sql`create trigger evcal_event_links_counted_delete after delete on evcal_event_links ${when('old.event_id')} begin ${remove('old')} end`,
     sql`create trigger evcal_event_links_counted_update after update of event_id, kind, ref_id on evcal_event_links
-      begin ${remove('old')} ${add('new')} end`,
-    sql`create trigger evcal_events_counted_insert after insert on evcal_events begin ${addEvent('new')} end`,
-    sql`create trigger evcal_events_counted_delete after delete on evcal_events begin ${removeEvent('old')} end`,
+      ${when('new.event_id')} begin ${remove('old')} ${add('new')} end`,
+    sql`create trigger evcal_events_counted_insert after insert on evcal_events ${when('new.id')} begin ${addEvent('new')} end`,
+    sql`create trigger evcal_events_counted_delete after delete on evcal_events ${when('old.id')} begin ${removeEvent('old')} end`,
     sql`create trigger evcal_events_counted_update after update of id, status on evcal_events
-      when old.status is not new.status or old.id is not new.id begin ${removeEvent('old')} ${addEvent('new')} end`,
+      when (old.status is not new.status or old.id is not new.id) ${and('new.id')} begin ${removeEvent('old')} ${addEvent('new')} end`,
   ];
   for (const statement of statements) await statement.execute(db);
 }
 
-async function countTriggersPostgres(db: Kysely<any>, table: (name: string) => RawBuilder<unknown>): Promise<void> {
+/**
+ * The term count trigger functions of PostgreSQL (created or replaced), and their triggers
+ * unless `replace`. `counted` as for SQLite.
+ */
+export async function countTriggersPostgres(
+  db: Kysely<any>, table: (name: string) => RawBuilder<unknown>, counted?: (id: string) => string, replace = false,
+): Promise<void> {
+  const skip = (ids: [string, string]) => sql.raw(counted
+    ? `if (tg_op <> 'INSERT' and not (${counted(ids[0])})) or (tg_op <> 'DELETE' and not (${counted(ids[1])})) then return null; end if;`
+    : '');
   const counts = table('evcal_term_counts');
   const events = table('evcal_events');
   const links = table('evcal_event_links');
   // Table names are qualified in the bodies: the adapter does not rely on the search path.
-  await sql`create function ${table('evcal_count_links')}() returns trigger language plpgsql as $$
+  await sql`create or replace function ${table('evcal_count_links')}() returns trigger language plpgsql as $$
     begin
+      ${skip(['old.event_id', 'new.event_id'])}
       if tg_op in ('DELETE', 'UPDATE') then
         update ${counts} c set n = c.n - 1 from ${events} e
         where e.id = old.event_id and c.kind = old.kind and c.ref_id = old.ref_id and c.status = e.status;
@@ -155,8 +171,9 @@ async function countTriggersPostgres(db: Kysely<any>, table: (name: string) => R
       end if;
       return null;
     end $$`.execute(db);
-  await sql`create function ${table('evcal_count_events')}() returns trigger language plpgsql as $$
+  await sql`create or replace function ${table('evcal_count_events')}() returns trigger language plpgsql as $$
     begin
+      ${skip(['old.id', 'new.id'])}
       if tg_op = 'UPDATE' and old.status = new.status and old.id = new.id then return null; end if;
       if tg_op in ('DELETE', 'UPDATE') then
         update ${counts} c set n = c.n - 1 from ${links} l
@@ -169,6 +186,7 @@ async function countTriggersPostgres(db: Kysely<any>, table: (name: string) => R
       end if;
       return null;
     end $$`.execute(db);
+  if (replace) return;
   await sql`create trigger evcal_event_links_counted after insert or delete or update of event_id, kind, ref_id on ${links}
     for each row execute function ${table('evcal_count_links')}()`.execute(db);
   await sql`create trigger evcal_events_counted after insert or delete or update of id, status on ${events}

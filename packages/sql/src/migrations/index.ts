@@ -6,11 +6,20 @@ import { revisions } from './0003-revisions';
 import { icalUid } from './0004-ical-uid';
 import { lineage } from './0005-lineage';
 import { searchAndDayCounts } from './0006-search-and-day-counts';
+import { changes } from './0007-changes';
+import { accounts } from './0008-accounts';
+import { recurrence } from './0009-recurrence';
+import { searchPositionsAndLinkOrder } from './0010-search-positions-and-link-order';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
 
-/** The schema versions this build writes, by name (applied in name order). */
+/**
+ * The schema versions this build writes, by name (applied in name order). Each is recorded by
+ * name once applied, and every one not recorded yet runs: a database that has a later
+ * migration may still take an earlier one added since (branches numbered apart), so each
+ * must not depend on a later one.
+ */
 export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0001_initial': initial,
   '0002_list_paths': listPaths,
@@ -18,6 +27,10 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0004_ical_uid': icalUid,
   '0005_migrate': lineage,
   '0006_search_and_day_counts': searchAndDayCounts,
+  '0007_changes': changes,
+  '0008_accounts': accounts,
+  '0009_recurrence': recurrence,
+  '0010_search_positions_and_link_order': searchPositionsAndLinkOrder,
 };
 
 /**
@@ -44,6 +57,17 @@ export async function migrate(db: Kysely<any>, options: MigrateOptions = {}): Pr
   });
 }
 
+/**
+ * The names of the migrations this build has that `db` has not recorded, read with one query.
+ * Fails like any query when the database cannot be reached, or was never migrated (no
+ * `evcal_migrations` table).
+ */
+export async function pendingMigrations(db: Kysely<any>, options: MigrateOptions = {}): Promise<string[]> {
+  const target = options.schema ? db.withSchema(options.schema) : db;
+  const applied = new Set((await target.selectFrom('evcal_migrations').select('name').execute()).map((r) => String(r.name)));
+  return Object.keys(MIGRATIONS).sort().filter((name) => !applied.has(name));
+}
+
 /** The migrations not yet recorded in `evcal_migrations`, in name order. */
 async function applyMigrations(trx: Kysely<any>, schema: string | undefined): Promise<string[]> {
   let target: Kysely<any> = trx;
@@ -65,3 +89,4 @@ async function applyMigrations(trx: Kysely<any>, schema: string | undefined): Pr
   }
   return ran;
 }
+

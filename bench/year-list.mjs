@@ -1,0 +1,105 @@
+// A year's list through `evcal serve` on a freshly seeded calendar, at two sizes: does a list
+// whose window holds a fixed share of the calendar stay as fast when the calendar grows, right
+// after a bulk load (no time for the database to gather statistics on its own)?
+//   node bench/year-list.mjs --storage sqlite|postgres [--sizes 5000,50000] [--requests 40] [--out result.json]
+// Each size: the benchmark dataset written to a file, `evcal import` into a fresh database (as
+// an operator seeds one), `evcal serve` started on it, then `GET /events` for a year
+// (`start_date=2030-07-01&end_date=2031-06-30`, 10 per page) asked for pages 1, 2, 3… one
+// after the other: every request a list not asked before, so no kept list answers it.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { BENCH_NOW, generateDataset } from './lib/dataset.mjs';
+import { percentile } from './lib/measure.mjs';
+import { PG_URL } from './lib/stores.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CLI = join(HERE, '..', 'packages', 'cli', 'dist', 'cli.js');
+const { values: opts } = parseArgs({
+  options: { storage: { type: 'string' }, sizes: { type: 'string', default: '5000,50000' }, requests: { type: 'string', default: '40' }, out: { type: 'string' } },
+});
+const storageName = opts.storage;
+const sizes = opts.sizes.split(',').map(Number);
+const requests = Number(opts.requests);
+const log = (m) => process.stderr.write(`[year-list ${storageName}] ${m}\n`);
+const YEAR = 'start_date=2030-07-01&end_date=2031-06-30&per_page=10';
+
+const results = { storage: storageName, path: `/events?${YEAR}&page=<k>`, sizes: {} };
+for (const n of sizes) {
+  const scratch = mkdtempSync(join(tmpdir(), 'evcal-bench-year-'));
+  let storage;
+  let drop = async () => {};
+  if (storageName === 'sqlite') storage = `sqlite:${join(scratch, 'calendar.db')}`;
+  else if (storageName === 'postgres') {
+    const schema = `bench_year_${Math.random().toString(36).slice(2, 10)}`;
+    storage = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}schema=${schema}`;
+    drop = async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    };
+  } else throw new Error(`--storage sqlite|postgres, not ${storageName}`);
+  try {
+    const file = join(scratch, 'dataset.json');
+    writeFileSync(file, JSON.stringify(generateDataset(n)));
+    const t0 = performance.now();
+    const imported = spawnSync(process.execPath, [CLI, 'import', file, '--storage', storage], { encoding: 'utf8' });
+    if (imported.status !== 0) throw new Error(`evcal import: ${imported.stderr}`);
+    const importSeconds = (performance.now() - t0) / 1000;
+    log(`${n} events imported in ${importSeconds.toFixed(1)} s`);
+    const server = await startServe(storage);
+    try {
+      // One request first (connections, JIT), on a page outside the measured ones.
+      await get(server.origin, 1000);
+      const times = [];
+      let total;
+      for (let page = 1; page <= requests; page++) {
+        const t = performance.now();
+        const body = await get(server.origin, page);
+        times.push(performance.now() - t);
+        total = body.total;
+      }
+      times.sort((a, b) => a - b);
+      results.sizes[n] = { importSeconds, total, p50: percentile(times, 50), p90: percentile(times, 90), requests };
+      log(`${n} events: a year holds ${total}; p50 ${percentile(times, 50).toFixed(2)} ms, p90 ${percentile(times, 90).toFixed(2)} ms`);
+    } finally {
+      server.child.kill('SIGTERM');
+      await new Promise((resolve) => server.child.once('exit', resolve));
+    }
+  } finally {
+    await drop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+const [small, large] = sizes.map((n) => results.sizes[n]);
+if (small && large) results.growth = large.p50 / small.p50;
+if (results.growth !== undefined) log(`growth ${sizes[0]} -> ${sizes[1]}: ${results.growth.toFixed(2)}x`);
+if (opts.out) writeFileSync(opts.out, JSON.stringify(results, null, 2));
+else console.log(JSON.stringify(results));
+
+async function get(origin, page) {
+  const res = await fetch(`${origin}/cal/events/v1/events?${YEAR}&page=${page}`);
+  const body = await res.json();
+  if (res.status !== 200 && page !== 1000) throw new Error(`page ${page}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+  return body;
+}
+
+function startServe(storage) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--storage', storage, '--now', BENCH_NOW], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /evcal listening on (http:\/\/[^\s"]+)/.exec(out);
+      if (m) resolve({ child, origin: m[1] });
+    });
+    child.stderr.on('data', (d) => (err += d));
+    child.once('exit', (code) => reject(new Error(`evcal serve exited with ${code}: ${err || out}`)));
+  });
+}

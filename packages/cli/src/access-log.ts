@@ -1,0 +1,94 @@
+// What the server knows about each request while it runs, for its access log line: its id
+// (the client's X-Request-Id when it is a sensible one, else a new UUID, echoed back), when it
+// started, and who it turned out to be. Kept in an AsyncLocalStorage around the request, so
+// that the authentication hook, deep in the API handler, can say who the user is.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from './logger';
+
+export interface RequestContext {
+  readonly id: string;
+  readonly started: number;
+  /** The authenticated user's id, once known. */
+  userId?: number;
+}
+
+const contexts = new AsyncLocalStorage<RequestContext>();
+
+/** The request being served, if any. */
+export function currentRequest(): RequestContext | undefined {
+  return contexts.getStore();
+}
+
+export interface AccessLogOptions {
+  readonly logger: Logger;
+  /** Trust X-Forwarded-For for the logged address (the last entry). */
+  readonly trustProxy: boolean;
+}
+
+/**
+ * Wraps a request listener: gives each request its id (the `X-Request-Id` response header),
+ * runs it in its context, and logs one line when the response is sent or the client goes
+ * away (`status` 499 then).
+ */
+export function withAccessLog(
+  listener: (req: IncomingMessage, res: ServerResponse) => void, options: AccessLogOptions,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const { logger } = options;
+  return (req, res) => {
+    const context: RequestContext = { id: requestIdOf(req.headers['x-request-id']), started: performance.now() };
+    res.setHeader('x-request-id', context.id);
+    const common = () => ({
+      request_id: context.id,
+      method: req.method,
+      path: redactedPath(req.url ?? '/'),
+      address: addressOf(req, options.trustProxy),
+    });
+    if (logger.enabled('debug')) logger.debug('request started', common());
+    res.once('close', () => {
+      logger.info('request', {
+        ...common(),
+        status: res.writableFinished ? res.statusCode : 499,
+        duration_ms: Math.round((performance.now() - context.started) * 10) / 10,
+        user_id: context.userId ?? null,
+      });
+    });
+    contexts.run(context, () => listener(req, res));
+  };
+}
+
+/** Query parameters whose values are secrets: replaced in logged paths. */
+const SECRET_PARAMS = /^(access_token|token|auth|authorization|password|pass|pwd|secret|api_key|apikey|key|_wpnonce|signature|code)$/i;
+
+/** The path and query of a request URL with the values of secret parameters replaced. */
+export function redactedPath(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      // Kept as sent.
+    }
+    // `a[password]` is the parameter `password` to PHP-style parsers.
+    const base = decoded.replace(/\[.*$/, '');
+    return eq >= 0 && SECRET_PARAMS.test(base) ? `${name}=REDACTED` : pair;
+  });
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+/** A client's request id when it is one (1 to 128 visible characters of a safe set), else a new one. */
+function requestIdOf(header: string | string[] | undefined): string {
+  const given = Array.isArray(header) ? header[0] : header;
+  return given !== undefined && /^[A-Za-z0-9._:@/+=-]{1,128}$/.test(given) ? given : randomUUID();
+}
+
+function addressOf(req: IncomingMessage, trustProxy: boolean): string | undefined {
+  const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
+  const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)?.split(',').at(-1)?.trim();
+  return last || req.socket.remoteAddress;
+}

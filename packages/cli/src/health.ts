@@ -1,0 +1,72 @@
+// GET /healthz and GET /readyz, outside the API's addresses, for supervisors and load
+// balancers: healthz answers 200 while the process serves at all; readyz 200 only when the
+// storage answers within a few seconds at the schema this version writes, 503 otherwise (and
+// while the server is shutting down, so a balancer stops sending it requests).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Storage, StorageReadiness } from '@evcal/core';
+import type { Logger } from './logger';
+
+export interface HealthOptions {
+  readonly storage: Storage;
+  readonly logger: Logger;
+  /** Whether the server is shutting down. */
+  readonly stopping: () => boolean;
+  /** How long the storage may take to answer. @default 3000 */
+  readonly timeoutMs?: number;
+}
+
+/** Answers the health routes; false for any other request (left to the API). */
+export function healthRoutes(options: HealthOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const timeoutMs = options.timeoutMs ?? 3_000;
+  let lastReason: string | undefined;
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/healthz' && path !== '/readyz') return false;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(res, req, 405, { status: 'method_not_allowed' }, { allow: 'GET, HEAD' });
+      return true;
+    }
+    if (path === '/healthz') {
+      send(res, req, 200, { status: 'ok' });
+      return true;
+    }
+    if (options.stopping()) {
+      send(res, req, 503, { status: 'stopping' });
+      return true;
+    }
+    void readiness(options.storage, timeoutMs).then((r) => {
+      // Logged when the answer changes, not on every probe.
+      const reason = r.ready ? undefined : `${r.reason}: ${r.detail}`;
+      if (reason !== lastReason) {
+        if (r.ready) options.logger.info('storage ready');
+        else options.logger.warn('storage not ready', { reason: r.reason, detail: r.detail });
+        lastReason = reason;
+      }
+      send(res, req, r.ready ? 200 : 503, r.ready ? { status: 'ready' } : { status: 'unavailable', reason: r.reason });
+    });
+    return true;
+  };
+}
+
+async function readiness(storage: Storage, timeoutMs: number): Promise<StorageReadiness> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<StorageReadiness>((resolve) => {
+    timer = setTimeout(() => resolve({ ready: false, reason: 'unreachable', detail: `no answer within ${timeoutMs} ms` }), timeoutMs);
+  });
+  try {
+    return await Promise.race([storage.readiness(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function send(res: ServerResponse, req: IncomingMessage, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=UTF-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}

@@ -1,0 +1,150 @@
+// `evcal serve` from the command line: options from flags, the environment and a config file
+// (options.ts), checked with messages that name where each value came from; then the server,
+// stopped gracefully on SIGTERM or SIGINT.
+import { randomBytes } from 'node:crypto';
+import { isValidZoneName } from '@evcal/core';
+import { LANGUAGES } from '@evcal/http';
+import { options, UsageError } from './command-args';
+import { demoDataset } from './demo-dataset';
+import { createLogger, LOG_LEVELS, type LogLevel } from './logger';
+import { argSpec, ConfigError, resolveOptions, SERVE_OPTIONS, type ResolvedOptions, type ServeOptionName } from './options';
+import { parseUser, serve, type ServeUser } from './serve';
+import { DEFAULT_STORAGE, redact } from './storage-url';
+
+export async function runServe(args: readonly string[], help: string): Promise<number> {
+  const { values } = options(args, argSpec(SERVE_OPTIONS));
+  if (values.help) {
+    process.stdout.write(help);
+    return 0;
+  }
+  let resolved: ResolvedOptions;
+  try {
+    resolved = resolveOptions(SERVE_OPTIONS, values, process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  const o = <T>(name: ServeOptionName) => resolved[name] as { value: T; source: string } | undefined;
+  const str = (name: ServeOptionName) => o<string>(name)?.value;
+  const num = (name: ServeOptionName) => o<number>(name)?.value;
+
+  const logLevel = o<string>('log-level');
+  if (logLevel && !LOG_LEVELS.includes(logLevel.value as LogLevel)) {
+    throw new UsageError(`${logLevel.source} must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel.value}"`);
+  }
+  const logger = createLogger({ level: (logLevel?.value as LogLevel | undefined) ?? 'info' });
+  const basePath = o<string>('base-path') && basePathOf(o<string>('base-path')!);
+  const namespace = o<string>('namespace') && namespaceOf(o<string>('namespace')!);
+  const nowOption = o<string>('now');
+  const now = nowOption === undefined ? undefined : new Date(nowOption.value);
+  if (now && Number.isNaN(now.getTime())) throw new UsageError(`${nowOption!.source} must be an ISO 8601 instant, got "${nowOption!.value}"`);
+  const timezone = o<string>('timezone');
+  if (timezone && !isValidZoneName(timezone.value)) throw new UsageError(`${timezone.source} ${timezone.value}: not a time zone (an IANA name such as Europe/Rome, or UTC+2)`);
+  let users: ServeUser[];
+  try {
+    users = (o<string[]>('user')?.value ?? []).map(parseUser);
+  } catch (e) {
+    throw new UsageError((e as Error).message.replace(/^--user/, o<string[]>('user')!.source));
+  }
+  const demo = o<boolean>('demo')?.value === true;
+  let demoToken: string | undefined;
+  if (demo && !users.some((u) => u.role === 'administrator')) {
+    demoToken = process.env.EVCAL_ADMIN_TOKEN || randomBytes(18).toString('base64url');
+    users.push({ id: 1, role: 'administrator', token: demoToken });
+  }
+  const languagesOption = o<string>('languages');
+  const languages = languagesOption?.value.split(',').map((l) => l.trim());
+  for (const language of languages ?? []) {
+    if (!LANGUAGES.includes(language)) throw new UsageError(`${languagesOption!.source} ${languagesOption!.value}: no catalogue for "${language}" (one of ${LANGUAGES.join(', ')})`);
+  }
+  if (languages && new Set(languages).size !== languages.length) throw new UsageError(`${languagesOption!.source} lists a language twice: ${languagesOption!.value}`);
+  const cors = o<string[]>('cors-origin');
+  for (const origin of cors?.value ?? []) {
+    if (origin !== '*' && !isOrigin(origin)) throw new UsageError(`${cors!.source} must be an origin such as https://app.example, or "*", got "${origin}"`);
+  }
+  const storage = str('storage') ?? DEFAULT_STORAGE;
+  const shutdownSeconds = num('shutdown-timeout');
+  const retries = o<string>('webhook-retries');
+  const retrySchedule = retries && durations(retries);
+  const server = await serve({
+    ...(str('host') !== undefined ? { host: str('host') } : {}),
+    ...(num('port') !== undefined ? { port: num('port') } : {}),
+    storage,
+    ...(timezone ? { timezone: timezone.value } : {}),
+    ...(str('seed') !== undefined ? { seed: str('seed') } : {}),
+    ...(num('default-per-page') !== undefined ? { defaultPerPage: num('default-per-page') } : {}),
+    ...(num('max-per-page') !== undefined ? { maxPerPage: num('max-per-page') } : {}),
+    ...(now !== undefined ? { now } : {}),
+    ...(num('rate-limit') !== undefined ? { rateLimit: num('rate-limit') } : {}),
+    ...(cors?.value.length ? { corsOrigins: cors.value } : {}),
+    ...(languages ? { languages } : {}),
+    ...(o<boolean>('require-if-match')?.value ? { requireIfMatch: true } : {}),
+    ...(basePath !== undefined ? { basePath } : {}),
+    ...(namespace !== undefined ? { namespace } : {}),
+    ...(demo ? { dataset: demoDataset(now) } : {}),
+    ...(o<boolean>('trust-proxy')?.value ? { trustProxy: true } : {}),
+    ...(shutdownSeconds !== undefined ? { shutdownTimeoutMs: shutdownSeconds * 1000 } : {}),
+    ...(num('change-retention-days') !== undefined ? { changeRetentionDays: num('change-retention-days') } : {}),
+    webhooks: {
+      ...(num('webhook-timeout') !== undefined ? { timeoutMs: num('webhook-timeout') } : {}),
+      ...(retrySchedule ? { retrySchedule } : {}),
+      ...(o<boolean>('webhook-allow-private')?.value ? { allowPrivateAddresses: true } : {}),
+    },
+    logger,
+    users,
+  });
+  // Handlers first: the line below tells supervisors the server is ready, and they may stop it at once.
+  const stopped = new Promise<number>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      logger.info('signal received', { signal });
+      // A second signal while stopping cuts the requests still in flight.
+      server.close().then(() => resolve(0), () => resolve(1));
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  logger.announce(`evcal listening on ${server.origin}`, {
+    origin: server.origin, page: `${server.origin}/`, api_reference: `${server.origin}/docs`, api_root: server.apiRoot, storage: redact(storage),
+    ...(Object.keys(server.languageRoots).length ? { languages: server.languageRoots } : {}),
+  });
+  if (demoToken) {
+    // On stderr, for the person at the terminal: a secret has no place in the logs.
+    process.stderr.write(`Demo calendar ready. Administrator token: ${demoToken}\n`
+      + `  curl -H "Authorization: Bearer ${demoToken}" ${server.apiRoot}/events\n`);
+  }
+  return stopped;
+}
+
+/** `scheme://host[:port]`, as browsers send it in `Origin`. */
+function isOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
+}
+
+/** `/wp-json`, `wp-json/` and `/wp-json/` all mean `/wp-json`; `/` means the root. */
+function basePathOf({ value, source }: { value: string; source: string }): string {
+  const path = `/${value.replace(/^\/+|\/+$/g, '')}`;
+  if (!/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(path)) throw new UsageError(`${source} must be a URL path such as /wp-json, got "${value}"`);
+  return path === '/' ? '' : path;
+}
+
+function namespaceOf({ value, source }: { value: string; source: string }): string {
+  const namespace = value.replace(/^\/+|\/+$/g, '');
+  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(namespace)) {
+    throw new UsageError(`${source} must be path segments such as tribe/events/v1, got "${value}"`);
+  }
+  return namespace;
+}
+
+/** `200ms,5s,5m,2h` in milliseconds. */
+function durations({ value, source }: { value: string; source: string }): number[] {
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+  return value.split(',').map((part) => {
+    const m = /^\s*(\d+(?:\.\d+)?)(ms|s|m|h)\s*$/.exec(part);
+    if (!m) throw new UsageError(`${source} must be durations such as 5s,5m,2h, got "${value}"`);
+    return Math.round(Number(m[1]) * unit[m[2] as keyof typeof unit]);
+  });
+}

@@ -1,0 +1,139 @@
+// `GET /changes`: what changed after a sync token, read from the change log. Each record
+// changed in the page appears once, as it is now, in the representation its list gives the
+// caller; a record the caller may no longer see (deleted, trashed, or no longer visible to it)
+// appears as a tombstone, but only if the caller could have seen it at some point since the
+// token: an anonymous reader never learns that a draft existed.
+import * as v from 'valibot';
+import { CalendarError } from '../errors';
+import { arg, parseArgs, type ArgSpecs } from '../input/args';
+import { positiveInt } from '../input/wire-schemas';
+import { msg } from '../messages';
+import type { OrganizerRecord, PostKind, TermRecord, VenueRecord } from '../model/records';
+import { isUnlocked } from '../operations/post-access';
+import { renderEvents } from '../operations/event-render';
+import { visibility } from '../operations/status-filter';
+import type { Call } from '../operations/call';
+import { statusMatches } from '../query/event-engine';
+import type { ChangedRecordJson, ChangesJson, TombstoneJson } from '../represent/change-schemas';
+import { organizerJson, venueJson } from '../represent/linked-post-json';
+import { redactProtected } from '../represent/redact';
+import { termJson } from '../represent/term-json';
+import type { ChangeEntry, ChangeKind, PostState } from '../storage/change-store';
+import { decodeSyncToken, encodeSyncToken } from './sync-token';
+
+/** The most changes one page reads. */
+export const MAX_CHANGES_PER_PAGE = 500;
+
+export const changesArgs = {
+  since: arg({
+    schema: v.pipe(v.string(), v.minLength(1)),
+    description: 'The next_token of your last call; without it the answer is a token for now (list everything first)',
+    type: 'string',
+  }),
+  per_page: arg({ schema: positiveInt, default: 100, description: `The most changes to read (at most ${MAX_CHANGES_PER_PAGE})`, type: 'integer' }),
+} satisfies ArgSpecs;
+
+export async function readChanges(call: Call, input: Readonly<Record<string, unknown>>): Promise<ChangesJson> {
+  const { values } = await parseArgs(changesArgs, input, call.args);
+  const perPage = Math.min(values.per_page!, MAX_CHANGES_PER_PAGE);
+  const storage = call.storage;
+  const page = (token: string, extra: Partial<ChangesJson> = {}): ChangesJson => ({
+    changes: [], next_token: token, has_more: false, next_rest_url: `${call.links.apiRoot}/changes?${new URLSearchParams({ since: token, per_page: String(perPage) })}`, ...extra,
+  });
+
+  if (values.since === undefined) {
+    // Every change after the last committed one is numbered above it.
+    const [log, last] = await Promise.all([storage.changes.state(), storage.lastChange()]);
+    return page(encodeSyncToken({ logId: log.id, change: last + 1, seq: 0 }), { full_sync_required: true });
+  }
+  const token = decodeSyncToken(values.since);
+  if (!token) throw invalidToken();
+  // Every change up to this one has committed, so a page that reads to the end has read all of them.
+  const committed = await storage.lastChange();
+  const entries = await storage.changes.read(token, perPage + 1);
+  // Read after the entries: a prune that removed some of them before they were read shows here.
+  const [log, last] = await Promise.all([storage.changes.state(), storage.lastChange()]);
+  // Another log's token, or one from ahead of this storage (restored from an older backup).
+  if (token.logId !== log.id || token.change > last + 1) throw invalidToken();
+  if (token.change <= log.prunedThrough) {
+    throw new CalendarError('sync_token_expired', msg('The sync token has expired: list every collection again, then follow the changes from the new token.'));
+  }
+  const read = entries.slice(0, perPage);
+  const more = entries.length > perPage;
+  const lastRead = read[read.length - 1];
+  let next = lastRead ? { change: lastRead.change, seq: lastRead.seq + 1 } : { change: token.change, seq: token.seq };
+  // At the end, the token moves past changes that logged nothing, so it stays as recent as the reader.
+  if (!more && next.change <= committed) next = { change: committed + 1, seq: 0 };
+  const changes = await changedRecords(call, read);
+  return {
+    ...page(encodeSyncToken({ logId: log.id, ...next })),
+    changes,
+    has_more: more,
+  };
+}
+
+/** The records the entries name, once each, in the order of their last entry: as they are now, or as tombstones. */
+async function changedRecords(call: Call, entries: readonly ChangeEntry[]): Promise<Array<ChangedRecordJson | TombstoneJson>> {
+  const groups = new Map<string, { kind: ChangeKind; id: number; last: number; seenByCaller: boolean }>();
+  const sees = visibleTo(call);
+  entries.forEach((e, i) => {
+    const key = `${e.kind}:${e.id}`;
+    const group = groups.get(key) ?? { kind: e.kind, id: e.id, last: i, seenByCaller: false };
+    group.last = i;
+    // Visible before or after any of its changes since the token: the caller may hold it.
+    group.seenByCaller ||= sees(e.kind, e.before) || sees(e.kind, e.after);
+    groups.set(key, group);
+  });
+  const ordered = [...groups.values()].sort((a, b) => a.last - b.last);
+  const idsOf = (kind: ChangeKind) => ordered.filter((g) => g.kind === kind).map((g) => g.id);
+  const s = call.storage;
+  const [events, venues, organizers, categories, tags] = await Promise.all([
+    s.events.getMany(idsOf('event')), s.venues.getMany(idsOf('venue')), s.organizers.getMany(idsOf('organizer')),
+    s.categories.getMany(idsOf('category')), s.tags.getMany(idsOf('tag')),
+  ]);
+  const shown = <R extends { id: number; status?: string; authorId?: number }>(kind: ChangeKind, records: readonly R[]) =>
+    records.filter((r) => sees(kind, r.status === undefined ? null : { status: r.status as PostState['status'], authorId: r.authorId ?? 0 }));
+  const rendered = new Map<string, { revision: number; record: ChangedRecordJson['record'] }>();
+  const visibleEvents = shown('event', events);
+  (await renderEvents(call, visibleEvents)).forEach((json, i) => rendered.set(`event:${visibleEvents[i]!.id}`, { revision: visibleEvents[i]!.revision, record: json }));
+  for (const venue of shown('venue', venues)) rendered.set(`venue:${venue.id}`, { revision: venue.revision, record: linkedPost(call, 'venue', venue) });
+  for (const organizer of shown('organizer', organizers)) rendered.set(`organizer:${organizer.id}`, { revision: organizer.revision, record: linkedPost(call, 'organizer', organizer) });
+  for (const [taxonomy, terms] of [['category', categories], ['tag', tags]] as const) {
+    const counts = terms.length ? await s.events.countByTerm(taxonomy, terms.map((t) => t.id), ['publish']) : new Map<number, number>();
+    for (const term of terms) {
+      rendered.set(`${taxonomy}:${term.id}`, { revision: term.revision, record: termJson(call.links, taxonomy, term as TermRecord, counts.get(term.id) ?? 0) });
+    }
+  }
+  const out: Array<ChangedRecordJson | TombstoneJson> = [];
+  for (const g of ordered) {
+    const now = rendered.get(`${g.kind}:${g.id}`);
+    if (now) out.push({ type: g.kind, id: g.id, deleted: false, revision: now.revision, record: now.record });
+    else if (g.seenByCaller) out.push({ type: g.kind, id: g.id, deleted: true });
+  }
+  return out;
+}
+
+/**
+ * Whether the caller sees a record in a given state in its lists (the default statuses a list
+ * gives it, its own posts included): every category and tag; posts by status and author, never
+ * in the trash.
+ */
+function visibleTo(call: Call): (kind: ChangeKind, state: PostState | null) => boolean {
+  const policies = new Map<PostKind, ReturnType<typeof visibility>>();
+  return (kind, state) => {
+    if (kind === 'category' || kind === 'tag') return true;
+    if (!state || state.status === 'trash') return false;
+    let policy = policies.get(kind);
+    if (!policy) policies.set(kind, (policy = visibility(call.permissions, kind, undefined)));
+    return statusMatches(state, policy);
+  };
+}
+
+function linkedPost(call: Call, kind: 'venue' | 'organizer', post: VenueRecord | OrganizerRecord) {
+  const body = kind === 'venue' ? venueJson(call.links, post as VenueRecord) : organizerJson(call.links, post as OrganizerRecord);
+  return isUnlocked(call, kind, post, {}) ? body : redactProtected(body);
+}
+
+function invalidToken(): CalendarError {
+  return new CalendarError('sync_token_invalid', msg('The sync token was not issued by this calendar: list every collection again, then follow the changes from a new token.'));
+}

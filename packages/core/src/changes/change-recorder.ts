@@ -1,0 +1,275 @@
+// The calendar's storage, recording what every write transaction changes: each record
+// created, updated, trashed or deleted becomes a change log entry, and a delivery for each
+// enabled webhook endpoint that wants its type, written by the same transaction before it
+// commits (so a change, its entry and its deliveries land together or not at all). After the
+// commit the entries are told to the calendar's listeners. Every write core makes goes through
+// here: operations, scheduled publishing, imports and migrations.
+import type { EventRecord, OrganizerRecord, PostRecord, Taxonomy, TermRecord, VenueRecord } from '../model/records';
+import type { ChangeAction, ChangeEntry, ChangeKind, PostState, WebhookDelivery } from '../storage/change-store';
+import type { EventCollection, LinkedPostCollection, Storage, StorageTransaction, TermCollection } from '../storage/storage';
+import { changeEnvelope, eventType } from './change-envelope';
+
+export interface ChangeRecorderOptions {
+  /** The calendar's clock (epoch ms), for the entries' `at`. */
+  now(): number;
+  /** Told the entries of each committed transaction that logged any. */
+  committed(entries: readonly ChangeEntry[]): void;
+}
+
+type AnyRecord = EventRecord | VenueRecord | OrganizerRecord | TermRecord;
+
+/** `storage`, with every write transaction recorded in its change log. */
+export function recordingStorage(storage: Storage, options: ChangeRecorderOptions): Storage {
+  const transaction: Storage['transaction'] = async (fn) => {
+    let entries: readonly ChangeEntry[] = [];
+    const result = await storage.transaction(async (tx) => {
+      const recorder = new TransactionRecorder(tx);
+      const out = await fn(recorder.storage);
+      entries = await recorder.flush(options.now());
+      return out;
+    });
+    if (entries.length) options.committed(entries);
+    return result;
+  };
+  /** A write outside a transaction is a transaction of its own (so it is recorded too). */
+  const own = <K extends CollectionName>(name: K): Storage[K] => {
+    const inner = storage[name] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const out: Record<string, unknown> = {};
+    for (const [method, fn] of Object.entries(inner)) {
+      out[method] = WRITES.has(method)
+        ? (...args: unknown[]) => transaction((tx) => (tx[name] as unknown as typeof inner)[method]!(...args))
+        : fn.bind(inner);
+    }
+    return out as unknown as Storage[K];
+  };
+  return {
+    capabilities: storage.capabilities,
+    events: own('events'),
+    venues: own('venues'),
+    organizers: own('organizers'),
+    categories: own('categories'),
+    tags: own('tags'),
+    sequences: storage.sequences,
+    changes: storage.changes,
+    webhooks: storage.webhooks,
+    // Accounts are not records of the calendar: not in the change log.
+    users: storage.users,
+    tokens: storage.tokens,
+    readiness: () => storage.readiness(),
+    lastChange: () => storage.lastChange(),
+    transaction,
+    close: () => storage.close(),
+  };
+}
+
+type CollectionName = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+const WRITES = new Set(['insert', 'replace', 'delete', 'unlink']);
+const KIND_OF: Record<CollectionName, ChangeKind> = { events: 'event', venues: 'venue', organizers: 'organizer', categories: 'category', tags: 'tag' };
+
+/** What a transaction did to one record: its state before the transaction and after it. */
+interface Touched {
+  readonly kind: ChangeKind;
+  readonly id: number;
+  before: AnyRecord | null;
+  after: AnyRecord | null;
+  /** Changed by `unlink`: the state after is read back before the entry is written. */
+  reload: boolean;
+  /** Changed by `unlink` alone: its state before was its state after but for the link (status and author alike). */
+  unlinkedOnly: boolean;
+}
+
+/** One write transaction, watched. */
+class TransactionRecorder {
+  readonly storage: StorageTransaction;
+  private readonly touched = new Map<string, Touched>();
+  /** Records as read in this transaction (null: read as absent), for the state before a write. */
+  private readonly seen = new Map<string, AnyRecord | null>();
+
+  constructor(private readonly tx: StorageTransaction) {
+    const self: StorageTransaction = {
+      change: tx.change,
+      capabilities: tx.capabilities,
+      events: this.watch('events') as EventCollection,
+      venues: this.watch('venues') as LinkedPostCollection<VenueRecord>,
+      organizers: this.watch('organizers') as LinkedPostCollection<OrganizerRecord>,
+      categories: this.watch('categories') as TermCollection,
+      tags: this.watch('tags') as TermCollection,
+      sequences: tx.sequences,
+      changes: tx.changes,
+      webhooks: tx.webhooks,
+      users: tx.users,
+      tokens: tx.tokens,
+      readiness: () => tx.readiness(),
+      lastChange: () => tx.lastChange(),
+      // A transaction inside a transaction joins it.
+      transaction: (fn) => fn(self),
+      close: () => tx.close(),
+    };
+    this.storage = self;
+  }
+
+  /** Writes the log entries and deliveries of what the transaction changed; returns the entries. */
+  async flush(now: number): Promise<ChangeEntry[]> {
+    if (this.touched.size === 0) return [];
+    await this.reload();
+    const changes: Array<{ kind: ChangeKind; id: number; action: ChangeAction; revision: number; before: PostState | null; after: PostState | null }> = [];
+    for (const t of this.touched.values()) {
+      const action = actionOf(t);
+      if (!action) continue;
+      const post = t.kind === 'event' || t.kind === 'venue' || t.kind === 'organizer';
+      changes.push({
+        kind: t.kind, id: t.id, action, revision: (t.after ?? t.before)!.revision,
+        before: post && t.before ? stateOf(t.before as PostRecord) : null,
+        after: post && t.after ? stateOf(t.after as PostRecord) : null,
+      });
+    }
+    // A term's representation carries its count of published events: those whose count moved changed too.
+    for (const taxonomy of ['category', 'tag'] as const) {
+      const ids = this.recounted(taxonomy).filter((id) => !this.touched.has(`${taxonomy}:${id}`));
+      if (ids.length === 0) continue;
+      const terms = await (taxonomy === 'category' ? this.tx.categories : this.tx.tags).getMany(ids);
+      for (const term of [...terms].sort((a, b) => a.id - b.id)) {
+        changes.push({ kind: taxonomy, id: term.id, action: 'updated', revision: term.revision, before: null, after: null });
+      }
+    }
+    if (changes.length === 0) return [];
+    const change = this.tx.change;
+    const entries: ChangeEntry[] = changes.map((c, seq) => ({ ...c, change, seq, at: now }));
+    await this.tx.changes.append(entries);
+    await this.enqueue(entries);
+    return entries;
+  }
+
+  /** A delivery of each entry to each enabled endpoint that wants its type. */
+  private async enqueue(entries: readonly ChangeEntry[]): Promise<void> {
+    const endpoints = (await this.tx.webhooks.listEndpoints()).filter((e) => e.enabled);
+    if (endpoints.length === 0) return;
+    const { id: logId } = await this.tx.changes.state();
+    const deliveries: WebhookDelivery[] = [];
+    for (const entry of entries) {
+      const type = eventType(entry);
+      const payload = JSON.stringify(changeEnvelope(entry));
+      for (const endpoint of endpoints) {
+        if (endpoint.types.length > 0 && !endpoint.types.includes(type)) continue;
+        deliveries.push({
+          endpointId: endpoint.id, change: entry.change, seq: entry.seq, messageId: `msg_${logId}_${entry.change}_${entry.seq}`,
+          // Due at once (the sender's clock is the real one; the calendar's may be set).
+          recordKey: `${entry.kind}:${entry.id}`, type, payload, state: 'pending', attempts: 0, nextAttemptAt: 0,
+          leasedUntil: null, lastAttemptAt: null, lastStatus: null, lastError: null,
+        });
+      }
+    }
+    if (deliveries.length) await this.tx.webhooks.enqueue(deliveries);
+  }
+
+  /** The terms of `taxonomy` whose count of published events the transaction changed. */
+  private recounted(taxonomy: Taxonomy): number[] {
+    const moved = new Set<number>();
+    const counted = (e: AnyRecord | null) => {
+      const event = e as EventRecord | null;
+      return event && event.status === 'publish' ? (taxonomy === 'category' ? event.categoryIds : event.tagIds) : [];
+    };
+    for (const t of this.touched.values()) {
+      // Events changed only by unlink lost the term being removed, which the transaction changes itself.
+      if (t.kind !== 'event' || t.unlinkedOnly) continue;
+      const before = new Set(counted(t.before));
+      const after = new Set(counted(t.after));
+      for (const id of before) if (!after.has(id)) moved.add(id);
+      for (const id of after) if (!before.has(id)) moved.add(id);
+    }
+    return [...moved];
+  }
+
+  private async reload(): Promise<void> {
+    const stale = [...this.touched.values()].filter((t) => t.reload);
+    const ids = stale.map((t) => t.id);
+    if (ids.length === 0) return;
+    const current = new Map((await this.tx.events.getMany(ids)).map((e) => [e.id, e]));
+    for (const t of stale) {
+      t.after = current.get(t.id) ?? null;
+      if (t.unlinkedOnly) t.before = t.after;
+    }
+  }
+
+  /** A collection whose reads are remembered and whose writes are recorded. */
+  private watch(name: CollectionName): unknown {
+    const inner = this.tx[name] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const kind = KIND_OF[name];
+    const key = (id: number) => `${kind}:${id}`;
+    const remember = (records: readonly AnyRecord[]) => {
+      for (const r of records) if (!this.touched.has(key(r.id))) this.seen.set(key(r.id), r);
+    };
+    const before = async (id: number): Promise<AnyRecord | null> => {
+      const k = key(id);
+      const t = this.touched.get(k);
+      if (t) return t.after;
+      if (this.seen.has(k)) return this.seen.get(k)!;
+      return ((await inner.get!(id)) as AnyRecord | undefined) ?? null;
+    };
+    const record = (id: number, was: AnyRecord | null, after: AnyRecord | null, reload = false) => {
+      const k = key(id);
+      const t = this.touched.get(k);
+      if (t) {
+        t.after = after;
+        t.reload = t.reload || reload;
+      } else this.touched.set(k, { kind, id, before: was, after, reload, unlinkedOnly: reload });
+      this.seen.delete(k);
+    };
+    const out: Record<string, unknown> = { ...inner };
+    for (const [method, fn] of Object.entries(inner)) out[method] = fn.bind(inner);
+    Object.assign(out, {
+      get: async (id: number) => {
+        const r = (await inner.get!(id)) as AnyRecord | undefined;
+        if (r) remember([r]);
+        else if (!this.touched.has(key(id))) this.seen.set(key(id), null);
+        return r;
+      },
+      getMany: async (ids: readonly number[]) => {
+        const rs = (await inner.getMany!(ids)) as readonly AnyRecord[];
+        remember(rs);
+        return rs;
+      },
+      getBySlug: async (slug: string) => {
+        const r = (await inner.getBySlug!(slug)) as AnyRecord | undefined;
+        if (r) remember([r]);
+        return r;
+      },
+      insert: async (r: AnyRecord) => {
+        const was = this.touched.get(key(r.id))?.after ?? null;
+        await inner.insert!(r);
+        record(r.id, was, r);
+      },
+      replace: async (r: AnyRecord) => {
+        const was = await before(r.id);
+        await inner.replace!(r);
+        record(r.id, was, r);
+      },
+      delete: async (id: number) => {
+        const was = await before(id);
+        await inner.delete!(id);
+        if (was) record(id, was, null);
+      },
+    });
+    if (name === 'events') {
+      out.unlink = async (linkKind: 'venue' | 'organizer' | Taxonomy, id: number, revision: number) => {
+        const ids = (await inner.unlink!(linkKind, id, revision)) as readonly number[];
+        for (const eventId of ids) record(eventId, null, this.touched.get(key(eventId))?.after ?? null, true);
+        return ids;
+      };
+    }
+    return out;
+  }
+}
+
+/** What happened to a record over the transaction, if anything. */
+function actionOf(t: Touched): ChangeAction | undefined {
+  if (!t.before) return t.after ? 'created' : undefined;
+  if (!t.after) return 'deleted';
+  const status = (r: AnyRecord) => (r as PostRecord).status;
+  if (t.kind !== 'category' && t.kind !== 'tag' && status(t.after) === 'trash' && status(t.before) !== 'trash') return 'trashed';
+  return 'updated';
+}
+
+function stateOf(post: PostRecord): PostState {
+  return { status: post.status, authorId: post.authorId };
+}

@@ -1,0 +1,23 @@
+// Retention: entries of the change log (tombstones included) and failed webhook deliveries
+// older than the calendar's retention are removed, at most once an hour, before an operation
+// (as scheduled posts are published). A sync token older than what is kept answers 410.
+import type { CalendarConfig } from '../operations/config';
+
+export function createPruner(
+  config: Pick<CalendarConfig, 'storage' | 'now' | 'changeRetentionMs' | 'onError'>, intervalMs = 3_600_000,
+): () => Promise<void> {
+  let nextSweep = Number.NEGATIVE_INFINITY;
+  return async () => {
+    const now = config.now();
+    if (now < nextSweep) return;
+    nextSweep = now + intervalMs;
+    const cutoff = now - config.changeRetentionMs;
+    try {
+      await config.storage.changes.prune(cutoff);
+      await config.storage.webhooks.prune(cutoff);
+    } catch (error) {
+      // The operation itself does not depend on it: report, and try again at the next interval.
+      config.onError(error);
+    }
+  };
+}

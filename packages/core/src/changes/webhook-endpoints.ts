@@ -1,0 +1,165 @@
+// Webhook endpoints: registered, read, changed and removed by administrators (the
+// `manage_options` capability). Each has a `whsec_` signing secret (generated unless given),
+// a filter of event types, and can be disabled (by hand, or by the sender when the endpoint
+// answers 410 Gone).
+import * as v from 'valibot';
+import { requirePermission, beginCall, type Call, type CallContext } from '../operations/call';
+import type { CalendarConfig } from '../operations/config';
+import { runWrite } from '../operations/write';
+import { CalendarError, INVALID_PARAMETER } from '../errors';
+import { arg, parseArgs, type ArgInput, type ArgSpecs } from '../input/args';
+import { anyString, stringList, wpBoolean } from '../input/wire-schemas';
+import { msg } from '../messages';
+import type { WebhookEndpointJson, WebhookEndpointListJson } from '../represent/change-schemas';
+import type { WebhookEndpointRecord } from '../storage/change-store';
+import { EVENT_TYPES } from './change-envelope';
+
+/** An absolute http(s) URL without credentials (the secret signs; URLs end up in logs). */
+const endpointUrl = v.pipe(
+  v.string(),
+  v.maxLength(2048),
+  v.check((s) => {
+    try {
+      const url = new URL(s);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '' && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }),
+);
+
+/** `whsec_` and the base64 of a key of 24 to 64 bytes. */
+const secretValue = v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/), v.check((s) => {
+  try {
+    const bytes = atob(s.slice(6)).length;
+    return bytes >= 24 && bytes <= 64;
+  } catch {
+    return false;
+  }
+}));
+
+const typesArg = arg({
+  schema: stringList,
+  description: 'The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type',
+  validate: (types) => (types.every((t) => EVENT_TYPES.includes(t)) ? undefined : INVALID_PARAMETER),
+});
+
+export const webhookIdArg = arg({ schema: v.pipe(v.string(), v.minLength(1), v.maxLength(64)), required: true, description: 'The endpoint ID (ep_…)', type: 'string' });
+
+export function webhookWriteArgs(create: boolean) {
+  return {
+    url: arg({ schema: endpointUrl, required: create, description: 'Where deliveries are POSTed: an absolute http(s) URL', type: 'string' }),
+    types: typesArg,
+    description: arg({ schema: v.pipe(anyString, v.maxLength(500)), description: 'What the endpoint is for', type: 'string' }),
+    secret: arg({ schema: secretValue, description: 'The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent', type: 'string' }),
+    enabled: arg({ schema: wpBoolean, description: 'Whether deliveries are made (enabling clears the reason it was disabled)', type: 'boolean' }),
+  } satisfies ArgSpecs;
+}
+
+export type WebhookCreateInput = ArgInput<ReturnType<typeof webhookWriteArgs>>;
+export type WebhookIdInput = ArgInput<{ id: typeof webhookIdArg }>;
+export type WebhookUpdateInput = WebhookCreateInput & WebhookIdInput;
+
+/** The operations of `/webhooks`, administrators only. */
+export interface WebhookOperations {
+  /** Takes no parameters. */
+  list(input?: Readonly<Record<never, never>>, ctx?: CallContext): Promise<WebhookEndpointListJson>;
+  /** Registers an endpoint; the answer carries its secret. */
+  create(input: WebhookCreateInput, ctx?: CallContext): Promise<WebhookEndpointJson>;
+  /** One endpoint, with its secret. */
+  get(input: WebhookIdInput, ctx?: CallContext): Promise<WebhookEndpointJson>;
+  /** Only the fields sent change. */
+  update(input: WebhookUpdateInput, ctx?: CallContext): Promise<WebhookEndpointJson>;
+  /** Removes the endpoint and the deliveries still waiting for it; returns it as it was. */
+  delete(input: WebhookIdInput, ctx?: CallContext): Promise<WebhookEndpointJson>;
+}
+
+export function webhookOperations(config: CalendarConfig): WebhookOperations {
+  const admin = (ctx: CallContext | undefined): Call => {
+    const call = beginCall(config, ctx);
+    requirePermission(call, call.permissions.can('manage_options'));
+    return call;
+  };
+  const find = async (call: Call, id: string): Promise<WebhookEndpointRecord> => {
+    const found = await call.storage.webhooks.getEndpoint(id);
+    if (!found) throw new CalendarError('webhook_not_found', msg('No webhook endpoint has the ID {id}.', { id }), { details: { id } });
+    return found;
+  };
+  return {
+    async list(_input, ctx) {
+      const call = admin(ctx);
+      return { webhooks: (await call.storage.webhooks.listEndpoints()).map((e) => endpointJson(e, false)) };
+    },
+    async create(input, ctx) {
+      const call = admin(ctx);
+      const { values } = await parseArgs(webhookWriteArgs(true), input, call.args);
+      const endpoint: WebhookEndpointRecord = {
+        id: `ep_${randomText(24)}`,
+        url: values.url!,
+        secret: values.secret ?? `whsec_${btoa(String.fromCharCode(...randomBytes(32)))}`,
+        types: [...new Set(values.types ?? [])],
+        description: values.description ?? '',
+        enabled: values.enabled ?? true,
+        disabledReason: values.enabled === false ? 'manual' : null,
+        created: call.now,
+        updated: call.now,
+      };
+      await runWrite(call, (c) => c.storage.webhooks.insertEndpoint(endpoint));
+      return endpointJson(endpoint, true);
+    },
+    async get(input, ctx) {
+      const call = admin(ctx);
+      const { values } = await parseArgs({ id: webhookIdArg }, input, call.args);
+      return endpointJson(await find(call, values.id!), true);
+    },
+    async update(input, ctx) {
+      const call = admin(ctx);
+      const updated = await runWrite(call, async (c) => {
+        const { values } = await parseArgs({ id: webhookIdArg, ...webhookWriteArgs(false) }, input, c.args);
+        const current = await find(c, values.id!);
+        const enabled = values.enabled ?? current.enabled;
+        const next: WebhookEndpointRecord = {
+          ...current,
+          ...(values.url !== undefined ? { url: values.url } : {}),
+          ...(values.types !== undefined ? { types: [...new Set(values.types)] } : {}),
+          ...(values.description !== undefined ? { description: values.description } : {}),
+          ...(values.secret !== undefined ? { secret: values.secret } : {}),
+          enabled,
+          disabledReason: enabled ? null : values.enabled === false ? 'manual' : current.disabledReason,
+          updated: c.now,
+        };
+        await c.storage.webhooks.replaceEndpoint(next);
+        return next;
+      });
+      return endpointJson(updated, true);
+    },
+    async delete(input, ctx) {
+      const call = admin(ctx);
+      const removed = await runWrite(call, async (c) => {
+        const { values } = await parseArgs({ id: webhookIdArg }, input, c.args);
+        const current = await find(c, values.id!);
+        await c.storage.webhooks.deleteEndpoint(current.id);
+        return current;
+      });
+      return endpointJson(removed, false);
+    },
+  };
+}
+
+function endpointJson(e: WebhookEndpointRecord, withSecret: boolean): WebhookEndpointJson {
+  return {
+    id: e.id, url: e.url, description: e.description, types: [...e.types], enabled: e.enabled, disabled_reason: e.disabledReason,
+    created: new Date(e.created).toISOString(), updated: new Date(e.updated).toISOString(),
+    ...(withSecret ? { secret: e.secret } : {}),
+  };
+}
+
+function randomBytes(n: number): Uint8Array {
+  return globalThis.crypto.getRandomValues(new Uint8Array(n));
+}
+
+/** Lowercase letters and digits. */
+function randomText(n: number): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return [...randomBytes(n)].map((b) => alphabet[b % alphabet.length]).join('');
+}

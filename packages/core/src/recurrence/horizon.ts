@@ -1,0 +1,107 @@
+// The recurrence horizon: series without COUNT or UNTIL have their occurrences stored up to an
+// instant the storage keeps (`sequences.peek('horizon')`), which moves forward as time passes
+// (createCalendar rolls it before operations, `evcal serve` also on a timer) and when a list
+// reaches past it. Series with an end are stored whole, whatever the horizon.
+import { POST_STATUSES, type EventRecord } from '../model/records';
+import type { EventQuery } from '../query/query-types';
+import type { Call } from '../operations/call';
+import type { CalendarConfig } from '../operations/config';
+import { runWrite } from '../operations/write';
+import { ruleParts } from './expand';
+import { occurrenceId } from './occurrence-id';
+import { occurrenceOf, seriesStarts } from './occurrences';
+
+const DAY = 86_400_000;
+
+/** What keeps the horizon of one calendar (in this process: a cache of the storage's value). */
+export interface HorizonKeeper {
+  /** Moves the horizon to `horizonMonths` (and a month) ahead of now when it lags; at most one storage read per day otherwise. */
+  roll(call: Call): Promise<void>;
+  /** Makes sure series are materialised up to `until` (capped at `maxHorizonMonths` ahead of now); true when it extended them. */
+  reach(call: Call, until: number): Promise<boolean>;
+  /** The horizon a series write materialises to: the stored one, or `horizonMonths` ahead of now if that is later. */
+  forWrite(call: Call): Promise<number>;
+}
+
+export function createHorizonKeeper(config: Pick<CalendarConfig, 'recurrence'>): HorizonKeeper {
+  let known = Number.NEGATIVE_INFINITY;
+  const settings = config.recurrence;
+  const refresh = async (call: Call) => {
+    known = Math.max(known, await call.storage.sequences.peek('horizon'));
+    return known;
+  };
+  const extend = async (call: Call, until: number) => {
+    await extendHorizon(call, until);
+    known = Math.max(known, until);
+  };
+  return {
+    async roll(call) {
+      if (settings.horizonMonths === 0) return;
+      const due = monthsAhead(call.now, settings.horizonMonths);
+      if (known >= due) return;
+      if ((await refresh(call)) >= due) return;
+      await extend(call, monthsAhead(call.now, settings.horizonMonths + 1));
+    },
+    async reach(call, until) {
+      if (settings.horizonMonths === 0 || until <= known) return false;
+      if ((await refresh(call)) >= until) return false;
+      const target = Math.min(Math.ceil(until / DAY) * DAY, monthsAhead(call.now, settings.maxHorizonMonths));
+      if (target <= known) return false;
+      await extend(call, target);
+      return true;
+    },
+    async forWrite(call) {
+      const stored = await call.storage.sequences.peek('horizon');
+      return Math.max(stored, monthsAhead(call.now, settings.horizonMonths));
+    },
+  };
+}
+
+/** The latest instant a list query can include (its end bounds, and starts before): undefined when open. */
+export function queryReach(query: EventQuery): number | undefined {
+  const bounds = [query.end?.lt, query.end?.lte, query.start?.lt, query.start?.lte].filter((x): x is number => x !== undefined);
+  return bounds.length ? Math.min(...bounds) : undefined;
+}
+
+/**
+ * Stores the occurrences of every series without an end up to `until` and records the new
+ * horizon, in one write transaction; nothing when the horizon is there already.
+ */
+export async function extendHorizon(call: Call, until: number): Promise<void> {
+  await runWrite(call, async (c) => {
+    const from = await c.storage.sequences.peek('horizon');
+    if (from >= until) return;
+    const { items } = await c.storage.events.list({
+      records: 'series', statuses: POST_STATUSES, excludeHidden: false, sort: [{ field: 'id', direction: 'asc' }],
+    });
+    const unlimited = { ...c.config.recurrence, maxOccurrences: Number.MAX_SAFE_INTEGER };
+    const open = items.filter((series) => !isBounded(series));
+    // Without such series nothing is written (reads stay reads): a series written later is
+    // stored up to `horizonMonths` ahead of its write anyway.
+    if (open.length === 0) return;
+    for (const series of open) {
+      const fresh = seriesStarts(series, until, unlimited).starts.filter((g) => g.startUtc > from);
+      const ids = fresh.map((g) => occurrenceId(series.recurrence!.idBase, g.date));
+      const stored = new Set((await c.storage.events.getMany(ids)).map((e) => e.id));
+      for (const g of fresh) {
+        if (!stored.has(occurrenceId(series.recurrence!.idBase, g.date))) await c.storage.events.insert(occurrenceOf(series, g, undefined, c.storage.change));
+      }
+    }
+    await c.storage.sequences.bump('horizon', until);
+  });
+}
+
+/** Whether a series' rule ends (COUNT, UNTIL, or RDATEs alone). */
+export function isBounded(series: EventRecord): boolean {
+  const rrule = series.recurrence?.rrule ?? '';
+  if (rrule === '') return true;
+  const parts = ruleParts(rrule);
+  return parts.has('COUNT') || parts.has('UNTIL');
+}
+
+/** The instant `months` calendar months after `now` (UTC). */
+export function monthsAhead(now: number, months: number): number {
+  const d = new Date(now);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  return d.getTime();
+}

@@ -1,0 +1,72 @@
+// The representations of keeping a copy in sync, declared once as the other representations
+// are (schemas.ts): the change envelope of in-process events and webhook payloads, the
+// `/changes` page, and webhook endpoints. /doc is generated from these.
+import * as v from 'valibot';
+import { eventSchema, organizerSchema, termSchema, venueSchema } from './schemas';
+
+const str = (description: string) => v.pipe(v.string(), v.description(description));
+const int = (description: string) => v.pipe(v.number(), v.integer(), v.description(description));
+const kind = v.pipe(v.picklist(['event', 'venue', 'organizer', 'category', 'tag']), v.description('The kind of record'));
+
+/** What changed: in-process change events and webhook payloads carry this. */
+export const changeEnvelopeSchema = v.object({
+  type: str('The event type, <kind>.<action>: event.created, venue.updated, category.deleted…'),
+  id: int('The record ID'),
+  revision: int('The record\'s revision after the change (its last one, for a deletion)'),
+  timestamp: str('When the change was made, ISO 8601 in UTC'),
+});
+
+/** A record a reader may no longer see: deleted, trashed, or no longer visible to it. */
+export const tombstoneSchema = v.object({
+  type: kind,
+  id: int('The record ID'),
+  deleted: v.pipe(v.literal(true), v.description('Remove the record from your copy')),
+});
+
+/** A record as it is now, in the representation its list gives. */
+export const changedRecordSchema = v.object({
+  type: kind,
+  id: int('The record ID'),
+  deleted: v.pipe(v.literal(false), v.description('Put the record into your copy, replacing what you hold')),
+  revision: int('The record\'s revision'),
+  record: v.pipe(v.union([eventSchema, venueSchema, organizerSchema, termSchema]), v.description('The record as its list shows it to you')),
+});
+
+export const changesSchema = v.object({
+  changes: v.pipe(v.array(v.union([changedRecordSchema, tombstoneSchema])), v.description('The records changed after the token, in the order of their last change; a page may be empty while has_more is true')),
+  next_token: str('Where to continue: send it as `since` next time'),
+  has_more: v.pipe(v.boolean(), v.description('More changes are waiting: ask again at once with next_token')),
+  next_rest_url: str('This route with next_token'),
+  full_sync_required: v.optional(v.pipe(v.literal(true), v.description('Sent when no token was: list every collection first, then follow the changes from next_token'))),
+});
+
+export const webhookEndpointSchema = v.object({
+  id: str('The endpoint ID (ep_…)'),
+  url: str('Where deliveries are POSTed'),
+  description: str('What the endpoint is for'),
+  types: v.pipe(v.array(v.string()), v.description('The event types delivered; empty: every type')),
+  enabled: v.pipe(v.boolean(), v.description('Whether deliveries are made')),
+  disabled_reason: v.pipe(v.nullable(v.string()), v.description('gone: the endpoint answered 410; manual: disabled through the API or the command line')),
+  created: str('When it was registered, ISO 8601 in UTC'),
+  updated: str('When it was last changed, ISO 8601 in UTC'),
+  secret: v.optional(str('The signing secret (whsec_…), on creation and single reads')),
+});
+
+export const webhookEndpointListSchema = v.object({ webhooks: v.array(webhookEndpointSchema) });
+
+/** The schemas of these representations, by the names /doc gives them. */
+export const SYNC_REPRESENTATIONS = {
+  ChangeEnvelope: changeEnvelopeSchema,
+  ChangedRecord: changedRecordSchema,
+  Tombstone: tombstoneSchema,
+  Changes: changesSchema,
+  WebhookEndpoint: webhookEndpointSchema,
+  WebhookEndpointList: webhookEndpointListSchema,
+} as const;
+
+export type ChangeEnvelope = v.InferOutput<typeof changeEnvelopeSchema>;
+export type TombstoneJson = v.InferOutput<typeof tombstoneSchema>;
+export type ChangedRecordJson = v.InferOutput<typeof changedRecordSchema>;
+export type ChangesJson = v.InferOutput<typeof changesSchema>;
+export type WebhookEndpointJson = v.InferOutput<typeof webhookEndpointSchema>;
+export type WebhookEndpointListJson = v.InferOutput<typeof webhookEndpointListSchema>;

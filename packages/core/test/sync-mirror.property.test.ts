@@ -1,0 +1,197 @@
+// A copy kept through GET /changes equals the calendar: random writes of every kind (creates,
+// updates, status changes, trash, term deletes, by an administrator and a contributor)
+// interleaved with readers (anonymous, contributor, administrator) that follow the changes a
+// small page at a time; at the end each reader's copy equals what its full lists show.
+import type { Calendar, CallContext, ChangesJson } from '@evcal/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { admin, anon, as, contributor, makeCalendar } from './helpers';
+
+type Json = Record<string, any>;
+
+/** A reader's copy: records by `<type>:<id>`, and where it stands. */
+interface Mirror {
+  readonly ctx: CallContext;
+  readonly records: Map<string, Json>;
+  token: string;
+}
+
+async function startMirror(calendar: Calendar, ctx: CallContext): Promise<Mirror> {
+  // The protocol: a token first, then the full lists (docs/sync.md).
+  const { next_token: token } = await calendar.changes.list({}, ctx);
+  const mirror: Mirror = { ctx, records: new Map(), token };
+  for (const [type, records] of Object.entries(await fullLists(calendar, ctx))) {
+    for (const r of records) mirror.records.set(`${type}:${r.id}`, r);
+  }
+  return mirror;
+}
+
+/** What the readers applied over all runs (the property must exercise both). */
+const applied = { records: 0, tombstones: 0 };
+
+/** Reads one page of changes into the copy; true when more are waiting. */
+async function step(calendar: Calendar, mirror: Mirror, perPage: number): Promise<boolean> {
+  const page: ChangesJson = await calendar.changes.list({ since: mirror.token, per_page: perPage }, mirror.ctx);
+  for (const c of page.changes) {
+    applied[c.deleted ? 'tombstones' : 'records']++;
+    if (c.deleted) mirror.records.delete(`${c.type}:${c.id}`);
+    else mirror.records.set(`${c.type}:${c.id}`, c.record);
+  }
+  mirror.token = page.next_token;
+  return page.has_more;
+}
+
+/** Every record the caller's lists show, by kind (events of every date, hidden ones excepted). */
+async function fullLists(calendar: Calendar, ctx: CallContext): Promise<Record<string, Json[]>> {
+  const pages = async (list: (page: number) => Promise<{ body: Json; totalPages: number }>, key: string) => {
+    const out: Json[] = [];
+    for (let page = 1; ; page++) {
+      const result = await list(page);
+      out.push(...(result.body[key] as Json[]));
+      if (page >= result.totalPages) return out;
+    }
+  };
+  const paging = (page: number) => ({ page, per_page: 50 });
+  return {
+    event: await pages((p) => calendar.events.list({ ...paging(p), start_date: '1990-01-01', end_date: '2090-01-01' }, ctx), 'events'),
+    venue: await pages((p) => calendar.venues.list(paging(p), ctx), 'venues'),
+    organizer: await pages((p) => calendar.organizers.list(paging(p), ctx), 'organizers'),
+    category: await pages((p) => calendar.categories.list({ ...paging(p), hide_empty: false }, ctx), 'categories'),
+    tag: await pages((p) => calendar.tags.list({ ...paging(p), hide_empty: false }, ctx), 'tags'),
+  };
+}
+
+/**
+ * An event as a copy uses it (docs/sync.md): the records it embeds are copies made at the
+ * event's last change, so a copy takes them from its own records, by id; an id it holds no
+ * record for names one the reader may not see.
+ */
+function ownFields(event: Json, held: (type: string, id: number) => boolean): Json {
+  const ids = (type: string, list: unknown) => (Array.isArray(list) ? list : [list]).map((x: Json) => x.id as number).filter((id) => held(type, id));
+  return {
+    ...event, venue: ids('venue', event.venue), organizer: ids('organizer', event.organizer),
+    categories: ids('category', event.categories), tags: ids('tag', event.tags),
+  };
+}
+
+async function expectMirrorEqualsLists(calendar: Calendar, mirror: Mirror, label: string): Promise<void> {
+  const lists = await fullLists(calendar, mirror.ctx);
+  const kept = (type: string) => [...mirror.records].filter(([k]) => k.startsWith(`${type}:`)).map(([, r]) => r);
+  // Lists leave out events hidden from listings; the copy has them, flagged.
+  const events = kept('event').filter((e) => !e.hide_from_listings);
+  const byId = (a: Json, b: Json) => a.id - b.id;
+  const held = (type: string, id: number) => mirror.records.has(`${type}:${id}`);
+  expect(events.map((e) => ownFields(e, held)).sort(byId), `${label}: events`).toEqual(lists.event!.map((e) => ownFields(e, held)).sort(byId));
+  for (const type of ['venue', 'organizer', 'category', 'tag']) {
+    expect(kept(type).sort(byId), `${label}: ${type}`).toEqual([...lists[type]!].sort(byId));
+  }
+}
+
+type Status = 'publish' | 'draft' | 'private' | 'pending';
+type Op =
+  | { kind: 'event'; by: 'admin' | 'contributor'; status: Status; category: number; tag: number; venue: number; hidden: boolean }
+  | { kind: 'patchEvent'; pick: number; status?: Status; category?: number; title: number; hidden?: boolean }
+  | { kind: 'trashEvent'; pick: number }
+  | { kind: 'venue'; status: Status }
+  | { kind: 'patchVenue'; pick: number; status?: Status; city: number }
+  | { kind: 'trashVenue'; pick: number }
+  | { kind: 'renameCategory'; pick: number; name: number }
+  | { kind: 'deleteCategory'; pick: number }
+  | { kind: 'deleteTag'; pick: number }
+  | { kind: 'read'; reader: number; perPage: number };
+
+const status = fc.constantFrom<Status>('publish', 'publish', 'draft', 'private', 'pending');
+const pick = fc.nat(50);
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('event' as const), by: fc.constantFrom('admin' as const, 'contributor' as const), status, category: fc.nat(4), tag: fc.nat(3), venue: fc.nat(3), hidden: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('patchEvent' as const), pick, status: fc.option(status, { nil: undefined }), category: fc.option(fc.nat(4), { nil: undefined }), title: fc.nat(9), hidden: fc.option(fc.boolean(), { nil: undefined }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('trashEvent' as const), pick }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('venue' as const), status }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('patchVenue' as const), pick, status: fc.option(status, { nil: undefined }), city: fc.nat(9) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('trashVenue' as const), pick }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('renameCategory' as const), pick, name: fc.nat(99) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deleteCategory' as const), pick }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('deleteTag' as const), pick }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('read' as const), reader: fc.nat(2), perPage: fc.integer({ min: 1, max: 4 }) }) },
+);
+
+let venues = 0;
+
+/** Runs one write; refusals (a contributor's limits, a record gone) are part of the game. */
+async function apply(calendar: Calendar, o: Op, mirrors: Mirror[]): Promise<void> {
+  const ids = async (list: () => Promise<{ body: Json }>, key: string) => ((await list()).body[key] as Json[]).map((r) => r.id as number);
+  const allEvents = () => ids(() => calendar.events.list({ per_page: 50, start_date: '1990-01-01', end_date: '2090-01-01', status: 'publish,draft,private,pending' }, as(admin)), 'events');
+  const nth = <T>(list: T[], n: number) => (list.length ? list[n % list.length] : undefined);
+  const ignoreRefusal = (p: Promise<unknown>) => p.catch((e: { name?: string }) => {
+    if (e?.name !== 'CalendarError') throw e;
+  });
+  switch (o.kind) {
+    case 'event': {
+      const venues = await ids(() => calendar.venues.list({ per_page: 50, status: 'publish,draft,private,pending' }, as(admin)), 'venues');
+      await ignoreRefusal(calendar.events.create({
+        title: `E${o.category}${o.tag}`, start_date: '2027-01-10 20:00:00', end_date: '2027-01-10 22:00:00', status: o.status,
+        categories: [`Cat ${o.category}`], tags: [`tag${o.tag}`], hide_from_listings: o.hidden,
+        ...(nth(venues, o.venue) ? { venue: nth(venues, o.venue) } : {}),
+      }, as(o.by === 'admin' ? admin : contributor)));
+      return;
+    }
+    case 'patchEvent': {
+      const id = nth(await allEvents(), o.pick);
+      if (id === undefined) return;
+      await ignoreRefusal(calendar.events.patch({
+        id, title: `T${o.title}`, ...(o.status ? { status: o.status } : {}), ...(o.category !== undefined ? { categories: [`Cat ${o.category}`] } : {}),
+        ...(o.hidden !== undefined ? { hide_from_listings: o.hidden } : {}),
+      }, as(admin)));
+      return;
+    }
+    case 'trashEvent': {
+      const id = nth(await allEvents(), o.pick);
+      if (id !== undefined) await ignoreRefusal(calendar.events.delete({ id }, as(admin)));
+      return;
+    }
+    case 'venue':
+      await ignoreRefusal(calendar.venues.create({ venue: `Venue ${++venues}`, status: o.status }, as(admin)));
+      return;
+    case 'patchVenue':
+    case 'trashVenue': {
+      const id = nth(await ids(() => calendar.venues.list({ per_page: 50, status: 'publish,draft,private,pending' }, as(admin)), 'venues'), o.pick);
+      if (id === undefined) return;
+      await ignoreRefusal(o.kind === 'trashVenue'
+        ? calendar.venues.delete({ id }, as(admin))
+        : calendar.venues.patch({ id, city: `C${o.city}`, ...(o.status ? { status: o.status } : {}) }, as(admin)));
+      return;
+    }
+    case 'renameCategory':
+    case 'deleteCategory':
+    case 'deleteTag': {
+      const taxonomy = o.kind === 'deleteTag' ? calendar.tags : calendar.categories;
+      const key = o.kind === 'deleteTag' ? 'tags' : 'categories';
+      const id = nth(await ids(() => taxonomy.list({ per_page: 50, hide_empty: false }, anon), key), o.pick);
+      if (id === undefined) return;
+      await ignoreRefusal(o.kind === 'renameCategory'
+        ? calendar.categories.update({ id, name: `Renamed ${o.name}` }, as(admin))
+        : taxonomy.delete({ id }, as(admin)));
+      return;
+    }
+    case 'read':
+      await step(calendar, mirrors[o.reader]!, o.perPage);
+  }
+}
+
+describe('a copy kept through /changes', () => {
+  it('equals every reader\'s full lists after random writes, deletes and status changes', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 40 }), async (ops) => {
+      const calendar = makeCalendar();
+      // Something to start from before the readers copy the calendar.
+      await calendar.events.create({ title: 'Seed', start_date: '2027-01-01 10:00:00', end_date: '2027-01-01 11:00:00', categories: ['Cat 0'], venue: { venue: 'Seed hall' } }, as(admin));
+      const mirrors = [await startMirror(calendar, anon), await startMirror(calendar, as(contributor)), await startMirror(calendar, as(admin))];
+      for (const o of ops) await apply(calendar, o, mirrors);
+      for (const [i, mirror] of mirrors.entries()) {
+        while (await step(calendar, mirror, 3));
+        await expectMirrorEqualsLists(calendar, mirror, ['anonymous', 'contributor', 'administrator'][i]!);
+      }
+    }), { numRuns: 40 });
+    expect(applied.records).toBeGreaterThan(100);
+    expect(applied.tombstones).toBeGreaterThan(10);
+  }, 120_000);
+});
