@@ -195,6 +195,22 @@ for (const [name, storageUrl, available] of storages) {
           categories: ['Music', 'Blues'], tags: ['late'], website: 'https://jam.example.org',
         },
       });
+      // A series: the series itself (its rule), its occurrences in a list and one read alone,
+      // one changed on its own (an exception), and a bad rule.
+      const series = await call('POST', '/events', '/events', {
+        expect: 201,
+        json: { title: 'Weekly jam', timezone: 'Europe/Rome', start_date: '2027-03-01 19:00:00', end_date: '2027-03-01 22:00:00', status: 'publish', recurrence: { rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=4', exdate: ['2027-03-15'] } },
+      });
+      expect(series.recurrence.rrule).toContain('FREQ=WEEKLY');
+      await call('GET', '/events/{id}', `/events/${series.id}`, { token: null, expect: 200 });
+      const occurrences = await call('GET', '/events', '/events?start_date=2027-03-01&end_date=2027-03-31&search=weekly', { token: null, expect: 200 });
+      expect(occurrences.events.map((e: { start_date: string }) => e.start_date)).toEqual(['2027-03-01 19:00:00', '2027-03-08 19:00:00', '2027-03-22 19:00:00']);
+      const occurrence = await call('GET', '/events/{id}', `/events/${occurrences.events[1].id}`, { token: null, expect: 200 });
+      expect(occurrence.post_parent).toBe(series.id);
+      const exception = await call('PATCH', '/events/{id}', `/events/${occurrence.id}`, { json: { title: 'Weekly jam, guest night' }, expect: 200 });
+      expect(exception.occurrence.exception).toBe(true);
+      await call('POST', '/events', '/events', { json: { title: 'Bad', start_date: '2027-03-01 19:00:00', recurrence: 'FREQ=SOMETIMES' }, expect: 400 });
+
       const category = await call('POST', '/categories', '/categories', { json: { name: 'Folk', parent: 10, description: 'Songs' }, expect: 201 });
       const tag = await call('POST', '/tags', '/tags', { json: { name: 'Outdoor' }, expect: 201 });
       const venue = await call('POST', '/venues', '/venues', { json: { venue: 'Garden', country: 'Italy', province: 'RM', show_map: false }, expect: 201 });
