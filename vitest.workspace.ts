@@ -6,6 +6,7 @@ export const projects = [
   'packages/file-json',
   'packages/sql',
   'packages/http',
+  'packages/client',
   'packages/cli',
   'examples/*',
 ];

@@ -16,7 +16,9 @@ const PACKAGES = [
   ['file-json', ['index.js']],
   ['sql', ['index.js']],
   ['http', ['index.js']],
-  ['cli', ['index.js', 'cli.js']],
+  // The page's script bundles @evcal/client (built from its dist).
+  ['client', ['index.js']],
+  ['cli', ['index.js', 'cli.js', 'web/calendar-page.global.js', 'web/reference-page.global.js']],
 ];
 /** Inputs every package's build shares. */
 const SHARED_INPUTS = ['tsup.shared.ts', 'tsconfig.base.json', 'package-lock.json'].map((f) => join(root, f));
@@ -24,7 +26,7 @@ const SHARED_INPUTS = ['tsup.shared.ts', 'tsconfig.base.json', 'package-lock.jso
 for (const [name, outputs] of PACKAGES) {
   const dir = join(root, 'packages', name);
   const newestInput = Math.max(
-    ...[...SHARED_INPUTS, join(dir, 'package.json'), join(dir, 'tsup.config.ts')].map(mtime),
+    ...[...SHARED_INPUTS, join(dir, 'package.json'), ...readdirSync(dir).filter((f) => /^tsup.*\.config\.ts$/.test(f)).map((f) => join(dir, f))].map(mtime),
     ...sourceFiles(join(dir, 'src')).map(mtime),
   );
   const oldestOutput = Math.min(...outputs.map((f) => mtime(join(dir, 'dist', f)) || -Infinity));

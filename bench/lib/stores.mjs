@@ -10,8 +10,7 @@
 import { encodeDataset } from '@evcal/core';
 import { openJsonFileStorage } from '@evcal/file-json';
 import { createMemoryStorage } from '@evcal/memory';
-import { createSqlStorage, migrate, withStatementCache } from '@evcal/sql';
-import Database from 'better-sqlite3';
+import { createSqlStorage, loadBetterSqlite3, migrate, withStatementCache } from '@evcal/sql';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { createHash, randomBytes } from 'node:crypto';
@@ -21,6 +20,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { CACHE, GENERATOR_VERSION, chunkCount, datasetKey, ensureRecords, loadEventChunk, loadReferences, loadSnapshot } from './records.mjs';
+
+const Database = await loadBetterSqlite3();
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SQL_SRC = join(ROOT, 'packages', 'sql', 'src');

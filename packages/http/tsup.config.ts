@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
 import { library } from '../../tsup.shared.ts';
 
-export default defineConfig(library);
+// The fetch handler, and the bridges as subpaths (./node, ./next).
+export default defineConfig({ ...library, entry: ['src/index.ts', 'src/node.ts', 'src/next.ts'] });

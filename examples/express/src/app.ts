@@ -1,6 +1,7 @@
 // evcal mounted under /api in an Express 5 app, next to the app's own routes and body parser.
 import express, { type Express } from 'express';
-import { bearerTokens, createFetchHandler, toNodeHandler } from '@evcal/http';
+import { bearerTokens, createFetchHandler } from '@evcal/http';
+import { toNodeHandler } from '@evcal/http/node';
 import { createDemoCalendar } from './calendar';
 
 export async function createApp(): Promise<Express> {

@@ -1,6 +1,7 @@
 // evcal on a plain node:http server: the API answers at /cal/events/v1.
 import { createServer, type Server } from 'node:http';
-import { bearerTokens, createFetchHandler, toNodeHandler } from '@evcal/http';
+import { bearerTokens, createFetchHandler } from '@evcal/http';
+import { toNodeHandler } from '@evcal/http/node';
 import { createDemoCalendar } from './calendar';
 
 export async function createApp(): Promise<Server> {

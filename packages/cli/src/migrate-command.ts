@@ -2,10 +2,11 @@
 // kind of record (a bar on a terminal, plain lines otherwise) and a report at the end.
 import { progress as progressBar } from '@clack/prompts';
 import {
-  createCalendar, isMigrationError, migrateFromReference,
-  type MigrationKind, type MigrationProgress, type MigrationReport,
+  createCalendar, isMigrationError, migrateFromReference, type MigrationKind, type MigrationProgress,
+  type MigrationReport,
 } from '@evcal/core';
 import { openStorage, redact } from './storage-url';
+import { writeStdout } from './output';
 
 export interface MigrateCommandOptions {
   readonly from: string;
@@ -43,7 +44,7 @@ export async function migrateCommand(options: MigrateCommandOptions, stderr: Nod
       onProgress: display.update,
     });
     display.finish();
-    process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : describeReport(report));
+    await writeStdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : describeReport(report));
     return report.failed.length > 0 || report.verification?.ok === false ? 1 : 0;
   } catch (error) {
     display.finish();

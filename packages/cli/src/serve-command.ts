@@ -104,7 +104,7 @@ export async function runServe(args: readonly string[], help: string): Promise<n
     process.on('SIGINT', stop);
   });
   logger.announce(`evcal listening on ${server.origin}`, {
-    origin: server.origin, api_root: server.apiRoot, storage: redact(storage),
+    origin: server.origin, page: `${server.origin}/`, api_reference: `${server.origin}/docs`, api_root: server.apiRoot, storage: redact(storage),
     ...(Object.keys(server.languageRoots).length ? { languages: server.languageRoots } : {}),
   });
   if (demoToken) {

@@ -4,15 +4,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { createAccounts, createCalendar, createWebhookDispatcher, DEFAULT_ROLES, MAX_ID, type Principal, type Storage, type WebhookDispatcher } from '@evcal/core';
 import {
-  accountCredentials, createFetchHandler, createLanguageHandler, createWebhookSender, memoryCredentialFailureLimit, memoryRateLimit, toNodeHandler,
+  createAccounts, createCalendar, createWebhookDispatcher, DEFAULT_ROLES, formatWall, instantToWall, MAX_ID,
+  type Principal, type Storage, type WebhookDispatcher,
+} from '@evcal/core';
+import {
+  accountCredentials, createFetchHandler, createLanguageHandler, createWebhookSender, memoryCredentialFailureLimit, memoryRateLimit,
   type Authenticate, type FetchHandlerOptions,
 } from '@evcal/http';
+import { toNodeHandler } from '@evcal/http/node';
 import { currentRequest, withAccessLog } from './access-log';
 import { healthRoutes } from './health';
 import { createLogger, errorFields, type Logger } from './logger';
 import { DEFAULT_STORAGE, openStorage } from './storage-url';
+import { createSitePages, isSitePath } from './web/site-pages';
 
 export interface ServeOptions {
   /** @default '127.0.0.1' */
@@ -131,6 +136,12 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       ? createLanguageHandler(calendar, { ...handlerOptions, languages })
       : createFetchHandler(calendar, handlerOptions);
     const api = toNodeHandler(handler, { trustProxy: options.trustProxy === true });
+    const pages = toNodeHandler(createSitePages({
+      apiRoots: languages.length
+        ? Object.fromEntries(languages.map((l, i) => [l.toLowerCase(), i === 0 ? `${basePath}/${namespace}` : `${basePath}/${l.toLowerCase()}/${namespace}`]))
+        : { en: `${basePath}/${namespace}` },
+      today: () => formatWall(instantToWall(calendar.config.now(), calendar.config.zone)).slice(0, 10),
+    }));
     const inFlight = new Set<ServerResponse>();
     let stopping = false;
     const health = healthRoutes({ storage, logger, stopping: () => stopping });
@@ -143,7 +154,10 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       });
       // A request that arrives on a kept-alive connection while stopping is still served, and its connection closed after.
       if (stopping) res.setHeader('connection', 'close');
-      if (!health(req, res)) api(req, res);
+      // `/`, `/docs` and their files are the pages (src/web); everything else is the API.
+      if (health(req, res)) return;
+      if (isSitePath(req.url ?? '/')) pages(req, res);
+      else api(req, res);
     }, { logger, trustProxy: options.trustProxy === true });
     server = createServer(listener);
     server.keepAliveTimeout = 5_000;

@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import type { Storage } from '@evcal/core';
 import { openJsonFileStorage } from '@evcal/file-json';
 import { createMemoryStorage } from '@evcal/memory';
-import { createSqlStorage, migrate, withStatementCache } from '@evcal/sql';
+import { createSqlStorage, loadBetterSqlite3, migrate, withStatementCache } from '@evcal/sql';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 
 export class StorageUrlError extends Error {
@@ -49,7 +49,7 @@ function fileOf(url: string, scheme: string): string {
 }
 
 async function openSqlite(file: string): Promise<Storage> {
-  const { default: Database } = await import('better-sqlite3');
+  const Database = await loadBetterSqlite3();
   const path = file === ':memory:' ? file : resolve(file);
   let sqlite;
   try {

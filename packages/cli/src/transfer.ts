@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { createCalendar, importIcs, isCalendarError, type ImportIcsSummary, type ImportSummary } from '@evcal/core';
 import { openStorage } from './storage-url';
+import { writeStdout } from './output';
 
 export interface ImportOptions {
   readonly file: string;
@@ -50,7 +51,7 @@ export async function exportStorage(storage: string): Promise<string> {
 
 export async function writeExport(text: string, output: string | undefined): Promise<void> {
   if (output) await writeFile(output, text);
-  else process.stdout.write(text);
+  else await writeStdout(text);
 }
 
 /** The events of an iCalendar text into a storage, in one transaction; errors name the file and line. */

@@ -1,6 +1,6 @@
 // One error type for everything a caller can get wrong or be refused. The codes form a
 // closed set; @evcal/http maps each to the wire code, message and status of the reference
-// (behaviour.md §6), so core never deals in HTTP statuses. Messages are `Message`s, so that
+// (behaviour reference: "Errors"), so core never deals in HTTP statuses. Messages are `Message`s, so that
 // the HTTP layer can answer in the language of the route (messages.ts).
 import { english, msg, type Message } from './messages';
 
@@ -10,10 +10,6 @@ export type CalendarErrorCode =
   | 'missing_params'
   /** Arguments failed validation. details: { params: Record<name, message>, details: Record<name, {code, message}> } */
   | 'invalid_params'
-  /** The request body is not valid JSON. details: { jsonErrorMessage } */
-  | 'invalid_json'
-  /** The request body is larger than the limit. details: { limit } */
-  | 'payload_too_large'
   /** Anonymous caller refused (401 on the wire). */
   | 'unauthenticated'
   /** Authenticated caller refused (403 on the wire). */

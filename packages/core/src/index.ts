@@ -1,4 +1,7 @@
-// @evcal/core: the domain, validation, time model, query engine and operations of evcal.
+// @evcal/core: what apps use: the calendar and its typed operations, options, errors,
+// messages, roles, the representations, datasets, iCalendar and migration, time helpers.
+// Storage adapter authors: @evcal/core/adapter. Transport bindings (@evcal/http):
+// @evcal/core/binding.
 
 export { createCalendar } from './operations/calendar';
 export type { Calendar, EventOperations, ChangeOperations } from './operations/calendar';
@@ -8,26 +11,25 @@ export type { CalendarOptions, CalendarConfig, ChangeLogOptions, IcalOptions, Re
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
 export type { ListResult, ListPlan } from './operations/list-urls';
+export type * from './operations/inputs';
 
-export { CalendarError, INVALID_PARAMETER, invalidParam, isCalendarError } from './errors';
-export { english, formatMessage, msg, placeholdersOf, verbatim } from './messages';
-export type { Message, MessageValues } from './messages';
+export { CalendarError, isCalendarError } from './errors';
 export type { CalendarErrorCode, ParamFailure } from './errors';
+export { english, formatMessage, msg, verbatim } from './messages';
+export type { Message, MessageValues } from './messages';
 
 export { DEFAULT_ROLES, permissionsFor } from './auth/capabilities';
 export type { Capability, Principal, Permissions, RoleTable, Authorize, AuthorizationCheck } from './auth/capabilities';
 
+// Records: what `tickets`, `images` and `authorize` receive, and what storage keeps.
 export { MAX_ID, POST_STATUSES, WRITABLE_STATUSES, OVERRIDABLE_FIELDS } from './model/records';
 export type {
   RecurrenceRecord, OccurrenceRecord, EventOverrides,
   EventRecord, VenueRecord, OrganizerRecord, TermRecord, PostRecord, PostStatus, PostKind, Taxonomy,
   ImageRecord, ImageSizeRecord, LinkedPostRecord,
 } from './model/records';
-
-export type {
-  Storage, StorageTransaction, StorageCapabilities, StorageReadiness, IdSequences, EventCollection, LinkedPostCollection,
-  TermCollection, UserCollection, TokenCollection,
-} from './storage/storage';
+/** The storage a calendar runs on (adapters implement it: @evcal/core/adapter), and its readiness check. */
+export type { Storage, StorageReadiness } from './storage/storage';
 
 // Accounts: users and API tokens kept in the storage (tokens as hashes).
 export { createAccounts } from './accounts/accounts';
@@ -36,36 +38,10 @@ export { AccountError, isAccountError } from './accounts/account-error';
 export type { AccountErrorCode } from './accounts/account-error';
 export { TOKEN_KINDS, userNameKey } from './model/accounts';
 export type { TokenKind, TokenRecord, UserRecord } from './model/accounts';
-export { CHANGE_KINDS } from './storage/change-store';
-export type {
-  ChangeKind, ChangeAction, ChangeEntry, ChangeLog, ChangeLogState, ChangePosition, PostState, StoredChanges,
-  WebhookStore, WebhookEndpointRecord, WebhookDelivery, DeliveryKey, DeliveryOutcome,
-} from './storage/change-store';
-export { storageError, isStorageConflict } from './storage/storage-errors';
-export type { StorageErrorCode } from './storage/storage-errors';
-export { validatorOf, VALIDATOR, hash as hashText, listValidator } from './operations/validators';
+
+// Validators (ETags) and preconditions (If-Match) of the representations.
+export { validatorOf } from './operations/validators';
 export type { Preconditions, Validated } from './operations/validators';
-export type {
-  EventQuery, EventRecords, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, LinkedPostSortKey, LinkedEventCondition,
-  TermQuery, TermSortKey, TermSortField, Page, CountedTerm, Paging, SortDirection, OwnedBy,
-} from './query/query-types';
-
-// The reference query semantics, for adapters (memory and file run them; SQL must agree).
-export {
-  matchesEventQuery, recordsMatch, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches, inRange, modifiedIn, modifiedBounds,
-  EVENT_QUERY_FILTERS,
-} from './query/event-engine';
-export type { EventQueryContext } from './query/event-engine';
-export { matchesLinkedPostQuery, compareLinkedPosts, runLinkedPostQuery, indexEventsByLink, linkedPostSearchTexts } from './query/linked-post-engine';
-export type { LinkedPostKind, LinkedEventsOf } from './query/linked-post-engine';
-export { runTermQuery, compareTerms, countEventsByTerm, withDescendants } from './query/term-engine';
-export { foldText, eventSearchWords, fragmentWords } from './query/text-match';
-
-// Argument declarations, for the HTTP binding's route table and documentation.
-export type { ArgSpec, ArgSpecs, ArgContext, ArgValues, ArgInput } from './input/args';
-export { eventListArgs, eventWriteArgs, eventReadArgs, eventPathIdArg, eventSlugArg } from './operations/event-args';
-export { linkedPostWriteArgs, linkedPostListArgs, linkedPostIdArg, linkedPostSlugArg, readArgs } from './operations/linked-post-args';
-export { termIdArg, termListArgs, termWriteArgs } from './operations/term-args';
 
 // iCalendar: feeds (`calendar.events.feed`) and import.
 export type { EventFeed, OpenedFeed, FeedOptions } from './operations/event-feed';
@@ -81,6 +57,7 @@ export type { OccurrenceChanges, RecurrenceSettings } from './recurrence/occurre
 export { importDataset, exportDataset } from './dataset/dataset';
 export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';
 export { encodeDataset, decodeDataset, datasetJsonBytes } from './dataset/codec';
+export type { EncodedDataset, RecordSet } from './dataset/codec';
 
 // Moving in from a live site running the reference, over its REST API.
 export { migrateFromReference } from './migrate/migrate';
@@ -89,7 +66,6 @@ export { MigrationError, isMigrationError } from './migrate/migration-error';
 export type { MigrationErrorCode } from './migrate/migration-error';
 export type { MigrationReport, MigrationKind, KindCounts, RecordIssue } from './migrate/migration-report';
 export type { FetchLike } from './migrate/source-client';
-export type { EncodedDataset, RecordSet } from './dataset/codec';
 
 // Time helpers (wall clocks, zones, PHP-compatible parsing).
 export { parsePhpTime } from './time/php-time';
@@ -110,16 +86,16 @@ export type {
   EventJson, VenueJson, OrganizerJson, TermJson, EmbeddedTermJson, ImageJson, EventListJson, VenueListJson,
   OrganizerListJson, CategoryListJson, TagListJson, ErrorJson,
 } from './represent/schemas';
-export type * from './operations/inputs';
 
 // Keeping a copy in sync: the change feed, in-process change events and webhooks.
-export { changesArgs, MAX_CHANGES_PER_PAGE } from './changes/change-feed';
+export { MAX_CHANGES_PER_PAGE } from './changes/change-feed';
 export { EVENT_TYPES, changeEnvelope } from './changes/change-envelope';
 export type { ChangeListener } from './changes/change-events';
-export { webhookIdArg, webhookWriteArgs } from './changes/webhook-endpoints';
 export type { WebhookOperations, WebhookCreateInput, WebhookIdInput, WebhookUpdateInput } from './changes/webhook-endpoints';
 export { createWebhookDispatcher, DEFAULT_RETRY_SCHEDULE, retryAfterMs } from './changes/webhook-dispatcher';
 export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookMessage, WebhookAnswer, WebhookSend } from './changes/webhook-dispatcher';
+export { CHANGE_KINDS } from './storage/change-store';
+export type { ChangeKind, ChangeAction, ChangeEntry, WebhookEndpointRecord, WebhookDelivery } from './storage/change-store';
 export {
   SYNC_REPRESENTATIONS, changeEnvelopeSchema, changesSchema, changedRecordSchema, tombstoneSchema, webhookEndpointSchema, webhookEndpointListSchema,
 } from './represent/change-schemas';

@@ -94,7 +94,7 @@ describe('GET /changes', () => {
     const calendar = makeCalendar();
     const first = await calendar.changes.list({}, anon);
     expect(first).toMatchObject({ changes: [], has_more: false, full_sync_required: true });
-    expect(first.next_rest_url).toBe(`http://localhost/cal/events/v1/changes?since=${encodeURIComponent(first.next_token)}&per_page=100`);
+    expect(first.next_rest_url).toBe(`http://localhost/changes?since=${encodeURIComponent(first.next_token)}&per_page=100`);
     // Nothing changed since: the same position, no hint.
     const again = await calendar.changes.list({ since: first.next_token }, anon);
     expect(again).toMatchObject({ changes: [], has_more: false, next_token: first.next_token });

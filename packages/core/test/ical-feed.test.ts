@@ -2,7 +2,7 @@
 // events and instants as the JSON list, across DST changes, all-day and multi-day events,
 // long and non-ASCII texts, redaction of protected events, the cap, UIDs and SEQUENCE.
 import { describe, expect, it } from 'vitest';
-import type { Calendar, CalendarOptions, CallContext } from '@evcal/core';
+import type { Calendar, CalendarOptions, CallContext, EventCreateInput, EventJson } from '@evcal/core';
 import { admin, anon, as, eventInput, makeCalendar, refusal, NOW, type Json } from './helpers';
 import { byUid, dateOf, expectFolded, instantOf, jsonInstant, readFeed } from './ical-helpers';
 
@@ -15,7 +15,7 @@ function calendarFor(options: Partial<CalendarOptions> = {}): Calendar {
   return makeCalendar({ siteUrl: SITE, timezone: 'Europe/Rome', ...options });
 }
 
-async function create(calendar: Calendar, input: Json, ctx: CallContext = ADMIN): Promise<Json> {
+async function create(calendar: Calendar, input: EventCreateInput, ctx: CallContext = ADMIN): Promise<EventJson> {
   return calendar.events.create({ status: 'publish', ...input }, ctx);
 }
 

@@ -3,7 +3,7 @@
 // exceptions (issue 20); bad
 // input is refused naming its line, with nothing written.
 import { describe, expect, it } from 'vitest';
-import { importIcs, type Calendar, type CalendarOptions, type ImportIcsSummary } from '@evcal/core';
+import { importIcs, type Calendar, type CalendarOptions, type ImportIcsSummary, type EventJson } from '@evcal/core';
 import { admin, as, makeCalendar, refusal, type Json } from './helpers';
 import { readFeed } from './ical-helpers';
 
@@ -14,8 +14,8 @@ function calendarFor(options: Partial<CalendarOptions> = {}): Calendar {
   return makeCalendar({ siteUrl: 'https://cal.example.com', timezone: 'Europe/Rome', ...options });
 }
 
-async function events(calendar: Calendar): Promise<Json[]> {
-  return (await calendar.events.list(WIDE, ADMIN)).body.events as Json[];
+async function events(calendar: Calendar): Promise<EventJson[]> {
+  return (await calendar.events.list(WIDE, ADMIN)).body.events;
 }
 
 /** What an event is, as far as iCalendar carries it. */

@@ -360,7 +360,7 @@ describe('linking from event writes (§4.6)', () => {
     const event = await s.calendar.events.create(eventInput({ venue: { venue: 'Garage', city: 'Turin', state: 'TO', ...extra } }), as(principal));
     const venue = event.venue as Json;
     expect(venue).toMatchObject({ venue: 'Garage', city: 'Turin', status, author: String(principal.id), stateprovince: 'TO' });
-    expect(await s.calendar.venues.get({ id: venue.id }, as(admin))).toMatchObject({ venue: 'Garage', status });
+    expect(await s.calendar.venues.get({ id: Number(venue.id) }, as(admin))).toMatchObject({ venue: 'Garage', status });
   });
 
   it('an inline organizer is created and linked', async () => {

@@ -151,8 +151,8 @@ describe('rules', () => {
 
   it('refuses bad rules with 400s that say why', async () => {
     const cal = makeCalendar();
-    const input = (recurrence: unknown) => ({ title: 'x', start_date: '2027-03-01 19:00:00', end_date: '2027-03-01 20:00:00', recurrence });
-    const message = async (recurrence: unknown) => (await refusal(cal.events.create(input(recurrence), A), 'invalid_params')).details.params;
+    const input = (recurrence: string) => ({ title: 'x', start_date: '2027-03-01 19:00:00', end_date: '2027-03-01 20:00:00', recurrence });
+    const message = async (recurrence: string) => (await refusal(cal.events.create(input(recurrence), A), 'invalid_params')).details.params;
     expect(await message('FREQ=SOMETIMES')).toEqual({ recurrence: 'The recurrence rule is not valid: FREQ=SOMETIMES' });
     expect(await message('FREQ=WEEKLY;BYDAY=XX')).toEqual({ recurrence: expect.stringContaining('The recurrence rule is not valid') });
     expect(await message('FREQ=HOURLY')).toEqual({ recurrence: 'A recurrence repeats at most daily (FREQ=DAILY, WEEKLY, MONTHLY or YEARLY).' });

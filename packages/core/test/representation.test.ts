@@ -19,7 +19,7 @@ const EVENT_KEYS = [
 
 /** A calendar at https://example.com with a venue, two organizers, a category and a tag. */
 async function setup() {
-  const calendar = makeCalendar({ siteUrl: SITE });
+  const calendar = makeCalendar({ siteUrl: SITE, apiRoot: API });
   const venue = await calendar.venues.create({
     venue: 'Blue Room', description: 'Basement club.', address: '1 Main St', city: 'Springfield', country: 'United States',
     province: 'Prov', state: 'IL', zip: '62701', phone: '+1 555 0100', website: 'https://blueroom.example',
@@ -401,7 +401,7 @@ describe('json_ld only on single reads (§1.7)', () => {
 describe('password-protected content (§1.8)', () => {
   /** A protected event (300) and an open one (301) embedding a protected venue (10) and organizer (11). */
   async function seeded() {
-    const calendar = makeCalendar({ siteUrl: SITE });
+    const calendar = makeCalendar({ siteUrl: SITE, apiRoot: API });
     await calendar.importDataset({
       categories: [{ id: 1, name: 'Live Music' }],
       tags: [{ id: 2, name: 'Outdoor' }],

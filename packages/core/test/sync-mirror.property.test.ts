@@ -87,19 +87,20 @@ async function expectMirrorEqualsLists(calendar: Calendar, mirror: Mirror, label
   }
 }
 
+type Status = 'publish' | 'draft' | 'private' | 'pending';
 type Op =
-  | { kind: 'event'; by: 'admin' | 'contributor'; status: string; category: number; tag: number; venue: number; hidden: boolean }
-  | { kind: 'patchEvent'; pick: number; status?: string; category?: number; title: number; hidden?: boolean }
+  | { kind: 'event'; by: 'admin' | 'contributor'; status: Status; category: number; tag: number; venue: number; hidden: boolean }
+  | { kind: 'patchEvent'; pick: number; status?: Status; category?: number; title: number; hidden?: boolean }
   | { kind: 'trashEvent'; pick: number }
-  | { kind: 'venue'; status: string }
-  | { kind: 'patchVenue'; pick: number; status?: string; city: number }
+  | { kind: 'venue'; status: Status }
+  | { kind: 'patchVenue'; pick: number; status?: Status; city: number }
   | { kind: 'trashVenue'; pick: number }
   | { kind: 'renameCategory'; pick: number; name: number }
   | { kind: 'deleteCategory'; pick: number }
   | { kind: 'deleteTag'; pick: number }
   | { kind: 'read'; reader: number; perPage: number };
 
-const status = fc.constantFrom('publish', 'publish', 'draft', 'private', 'pending');
+const status = fc.constantFrom<Status>('publish', 'publish', 'draft', 'private', 'pending');
 const pick = fc.nat(50);
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('event' as const), by: fc.constantFrom('admin' as const, 'contributor' as const), status, category: fc.nat(4), tag: fc.nat(3), venue: fc.nat(3), hidden: fc.boolean() }) },

@@ -2,7 +2,7 @@
 // A lock whose process no longer runs on this host is stale and taken over; a live one
 // refuses the second writer with a clear error.
 import { hostname } from 'node:os';
-import { CalendarError, msg } from '@evcal/core';
+import { CalendarError, msg } from '@evcal/core/adapter';
 import { errorCode, type FileSystemLike } from './file-system';
 
 interface LockOwner {

@@ -3,7 +3,7 @@
 // queried by the core engine; every committed transaction rewrites the file atomically before
 // it is acknowledged. The first write takes a lock that keeps other processes from writing;
 // they can still read, and every read re-reads the file when another process changed it.
-import { datasetJsonBytes, decodeDataset, isCalendarError, storageError, type Storage, type StorageReadiness } from '@evcal/core';
+import { datasetJsonBytes, decodeDataset, isCalendarError, storageError, type Storage, type StorageReadiness } from '@evcal/core/adapter';
 import { createMemoryStorage, type MemorySnapshot } from '@evcal/memory';
 import { dirname } from 'node:path';
 import { atomicWrite } from './atomic-write';

@@ -1,6 +1,7 @@
 // Authentication is pluggable: a function from the request to a principal, or none for an
 // anonymous caller. Credentials that are present but do not authenticate are refused with
-// 401 on every route, reads included (behaviour.md §10.11), never treated as anonymous.
+// 401 on every route, reads included (behaviour reference: "Credentials that do not authenticate"),
+// never treated as anonymous.
 import { CalendarError, msg, verbatim, type Accounts, type Principal } from '@evcal/core';
 import type { HandlerRequest } from './handler-request';
 

@@ -5,7 +5,8 @@
 // shapes the body. Single resources get strong tags (the same tag means the same bytes); lists
 // get weak ones (their validator counts every write to the storage, so a tag may change
 // without the bytes changing, never the other way round).
-import { hashText, type Preconditions } from '@evcal/core';
+import { type Preconditions } from '@evcal/core';
+import { hashText } from '@evcal/core/binding';
 import { boundedMemo } from './memo';
 
 /** A parsed `If-Match` / `If-None-Match` value: `*`, or the listed tags. */

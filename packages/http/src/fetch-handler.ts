@@ -1,8 +1,10 @@
 // createFetchHandler: a web-standard `(Request) => Promise<Response>` over the route table.
-// Pipeline (behaviour.md §0): route match, authentication, parameters (body, query, path),
-// then the core operation, which runs defaults, the required check, validation, the
-// permission check and the handler in that order.
-import { CalendarError, isCalendarError, msg, validatorOf, type Calendar, type CallContext, type ListPlan, type Principal } from '@evcal/core';
+// Pipeline (behaviour reference: "Request pipeline"): route match, authentication, parameters
+// (body, query, path), then the core operation, which runs defaults, the required check,
+// validation, the permission check and the handler in that order.
+import {
+  CalendarError, isCalendarError, msg, validatorOf, type Calendar, type CallContext, type Principal,
+} from '@evcal/core';
 import type { Authenticate } from './auth';
 import { namespaceIndex } from './namespace-index';
 import { openApiDocument } from './openapi';
@@ -10,7 +12,7 @@ import { bodyParams, mergeParams, queryParams } from './request-params';
 import { entityTag, noneMatch, parseEntityTags, variantOf, writePreconditions } from './conditional';
 import { feedOperation, isNegotiated, matchFeedRoute, serveFeed } from './ical-routes';
 import { restRouteUrl, sitePathOf } from './rest-route';
-import { createRouter, isConditionalWrite, type FeedOperationName, type OperationName } from './route-table';
+import { createRouter } from './route-table';
 import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
 import { translateDocument, translator, type Catalogue } from './i18n/translator';
 import type { RateLimit } from './rate-limit';
@@ -19,6 +21,7 @@ import { internalError, noRoute, tooManyRequests, wireError, type WireErrorBody 
 import type { HandlerRequest } from './handler-request';
 import { boundedMemo } from './memo';
 import { fetchHandlerOf, type EvcalHandler, type FetchHandler, type WireResponse } from './wire-response';
+import { isTransportError } from './transport-errors';
 
 export interface FetchHandlerOptions {
   /**
@@ -90,8 +93,6 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   const onError = options.onError ?? ((error: unknown) => console.error('evcal: unexpected error', error));
   const router = createRouter();
-  const operations = operationTable(calendar);
-  const plans = planTable(calendar);
   const t = translator(options.locale);
   const documents = documentCache();
   // Most requests repeat a query string and a path already seen: parsed and matched once.
@@ -149,48 +150,56 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       }
       const ctx: CallContext = { links: { siteUrl: siteRoot, apiRoot }, ...(principal ? { principal } : {}) };
       const params = mergeParams({ path: match.params, query, body: await bodyParams(request, maxBodyBytes) });
-      const op = match.route.operation;
+      const action = match.route.action;
       // Validators (RFC 9110 §13): reads answer 304 to a matching If-None-Match, writes to an
       // existing resource check If-Match / If-None-Match inside their transaction. Answers
       // wrapped by `_envelope` carry their status in the body: no 304 there.
-      const varies = vary(common.vary, options.authenticate !== undefined, isNegotiated(op));
+      const varies = vary(common.vary, options.authenticate !== undefined, isNegotiated(action));
       const caching = { 'cache-control': principal ? 'private, no-cache' : 'no-cache', ...(varies ? { vary: varies } : {}) };
       const ifNoneMatch = envelope ? undefined : parseEntityTags(request.headers.get('if-none-match'));
-      const feed = feedOperation(op, request.headers.get('accept'));
+      const feed = feedOperation(action, request.headers.get('accept'));
       if (feed) {
         const headers = { ...common, ...caching };
         return await serveFeed(calendar, feed, {
           params, ctx, translate: t.message, headers, head, onError: (e) => onError(e, request), ifNoneMatch, variant: variantOf([t.language, 'ics']),
         });
       }
-      if (op === 'root') return send(200, documents(`root ${apiRoot} ${siteRoot}`, () => translateDocument(namespaceIndex(namespace, apiRoot, siteRoot), t)));
-      if (op === 'doc') return send(200, documents(`doc ${apiRoot}`, () => translateDocument(openApiDocument(apiRoot), t)));
-
-      const plan = plans[op];
-      if (plan) {
-        const planned = await plan(params, ctx);
-        const etag = entityTag(planned.validator, variantOf([t.language, fields ?? '', 'list']), true);
-        if (!noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
-        const list = await planned.run();
-        return sendJson(200, () => list.chunks, () => list.body, { ...listHeaders(list), etag, ...caching });
+      switch (action.kind) {
+        case 'root':
+          return send(200, documents(`root ${apiRoot} ${siteRoot}`, () => translateDocument(namespaceIndex(namespace, apiRoot, siteRoot), t)));
+        case 'doc':
+          return send(200, documents(`doc ${apiRoot}`, () => translateDocument(openApiDocument(apiRoot), t)));
+        case 'feed':
+          // Reached only when feedOperation gave no feed, which it always does for feed routes.
+          return send(404, noRoute(t));
+        case 'list': {
+          const planned = await action.plan(calendar)(params, ctx);
+          const etag = entityTag(planned.validator, variantOf([t.language, fields ?? '', 'list']), true);
+          if (!noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
+          const list = await planned.run();
+          return sendJson(200, () => list.chunks, () => list.body, { ...listHeaders(list), etag, ...caching });
+        }
+        default: {
+          const reading = action.kind === 'read';
+          const changing = action.kind === 'change';
+          const ifMatch = changing ? parseEntityTags(request.headers.get('if-match')) : undefined;
+          if (changing && options.requireIfMatch && ifMatch === undefined) {
+            throw new CalendarError('precondition_required', msg('Changes need an If-Match header with the ETag of the resource as you read it.'));
+          }
+          const preconditions = changing ? writePreconditions(ifMatch, ifNoneMatch) : undefined;
+          const body = await action.run(calendar)(params, preconditions ? { ...ctx, preconditions } : ctx);
+          const validator = validatorOf(body);
+          const etag = validator === undefined ? undefined
+            : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, url.search, reading ? 'read' : 'write']), false);
+          if (reading && etag && !noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
+          const location = action.kind !== 'create' ? undefined
+            : action.location === 'self' ? selfUrl(body)
+            : action.location === 'id' ? idUrl(`${apiRoot}${match.route.path}`, body) : undefined;
+          return send(match.route.status, body, { ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(reading ? caching : {}) });
+        }
       }
-      const reading = READS.has(op);
-      const writing = isConditionalWrite(op);
-      const ifMatch = writing ? parseEntityTags(request.headers.get('if-match')) : undefined;
-      if (writing && options.requireIfMatch && ifMatch === undefined) {
-        throw new CalendarError('precondition_required', msg('Changes need an If-Match header with the ETag of the resource as you read it.'));
-      }
-      const preconditions = writing ? writePreconditions(ifMatch, ifNoneMatch) : undefined;
-      const body = await operations[op as Exclude<OperationName, 'root' | 'doc' | FeedOperationName>](params, preconditions ? { ...ctx, preconditions } : ctx) as Record<string, unknown>;
-      const validator = validatorOf(body);
-      const etag = validator === undefined ? undefined
-        : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, url.search, reading ? 'read' : 'write']), false);
-      if (reading && etag && !noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
-      const location = op === 'categories.create' || op === 'tags.create' ? termLocation(body)
-        : op === 'webhooks.create' ? `${apiRoot}/webhooks/${String(body.id)}` : undefined;
-      return send(match.route.status, body, { ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(reading ? caching : {}) });
     } catch (error) {
-      if (isCalendarError(error)) {
+      if (isCalendarError(error) || isTransportError(error)) {
         const body = wireError(error, t);
         return send(body.data.status, body);
       }
@@ -200,51 +209,6 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       return send(500, internalError(t));
     }
   });
-}
-
-type Operation = (params: Record<string, unknown>, ctx: CallContext) => Promise<unknown>;
-type Plan = (params: Record<string, unknown>, ctx: CallContext) => Promise<ListPlan>;
-
-/** Reads: Cache-Control and Vary; single reads also a strong ETag, and 304 to a matching If-None-Match. */
-const READS = new Set([
-  'events.get', 'events.getBySlug', 'venues.get', 'venues.getBySlug', 'organizers.get', 'organizers.getBySlug', 'categories.get', 'tags.get',
-  'changes.list', 'webhooks.list', 'webhooks.get',
-]);
-
-/** The list operations, planned before they are read (their validator comes first). */
-function planTable(calendar: Calendar): Partial<Record<OperationName, Plan>> {
-  return {
-    'events.list': calendar.events.planList,
-    'venues.list': calendar.venues.planList,
-    'organizers.list': calendar.organizers.planList,
-    'categories.list': calendar.categories.planList,
-    'tags.list': calendar.tags.planList,
-  };
-}
-
-function operationTable(calendar: Calendar): Record<Exclude<OperationName, 'root' | 'doc' | FeedOperationName>, Operation> {
-  const posts = (name: 'events' | 'venues' | 'organizers') => {
-    const ops = calendar[name];
-    return {
-      [`${name}.list`]: ops.list, [`${name}.create`]: ops.create, [`${name}.get`]: ops.get,
-      [`${name}.getBySlug`]: ops.getBySlug, [`${name}.update`]: ops.update, [`${name}.updateBySlug`]: ops.updateBySlug,
-      [`${name}.patch`]: ops.patch, [`${name}.patchBySlug`]: ops.patchBySlug, [`${name}.delete`]: ops.delete,
-      [`${name}.deleteBySlug`]: ops.deleteBySlug,
-    };
-  };
-  const terms = (name: 'categories' | 'tags') => {
-    const ops = calendar[name];
-    return {
-      [`${name}.list`]: ops.list, [`${name}.create`]: ops.create, [`${name}.get`]: ops.get,
-      [`${name}.update`]: ops.update, [`${name}.delete`]: ops.delete,
-    };
-  };
-  const w = calendar.webhooks;
-  return {
-    ...posts('events'), ...posts('venues'), ...posts('organizers'), ...terms('categories'), ...terms('tags'),
-    'changes.list': calendar.changes.list,
-    'webhooks.list': w.list, 'webhooks.create': w.create, 'webhooks.get': w.get, 'webhooks.update': w.update, 'webhooks.delete': w.delete,
-  } as Record<Exclude<OperationName, 'root' | 'doc' | FeedOperationName>, Operation>;
 }
 
 // ---- helpers ----
@@ -285,9 +249,16 @@ function listHeaders(list: { total: number; totalPages: number; next?: string; p
   };
 }
 
-function termLocation(body: Record<string, unknown>): string | undefined {
-  const urls = body.urls as { self?: string } | undefined;
-  return urls?.self;
+/** The address of a created resource under its collection's address, by its `id` (a webhook endpoint). */
+function idUrl(collection: string, body: object): string | undefined {
+  if (!('id' in body) || (typeof body.id !== 'string' && typeof body.id !== 'number')) return undefined;
+  return `${collection}/${encodeURIComponent(String(body.id))}`;
+}
+
+/** The address of a created resource in the API (`urls.self` of a term). */
+function selfUrl(body: object): string | undefined {
+  if (!('urls' in body) || typeof body.urls !== 'object' || body.urls === null) return undefined;
+  return 'self' in body.urls && typeof body.urls.self === 'string' ? body.urls.self : undefined;
 }
 
 /** `_fields=a,b.c`: only those keys (nested with dots), on each item of a list body. */

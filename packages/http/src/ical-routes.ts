@@ -4,9 +4,10 @@
 // are data like the JSON routes (the namespace index and /doc list them); the fetch handler
 // asks here first, so `/events/by-slug/x.ics` is a feed and not the event with slug "x.ics".
 import Negotiator from 'negotiator';
-import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, listValidator, type Calendar, type CallContext, type Message } from '@evcal/core';
+import { type Calendar, type CallContext, type Message } from '@evcal/core';
+import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, listValidator } from '@evcal/core/binding';
 import { entityTag, noneMatch, type EntityTags } from './conditional';
-import { createRouter, type FeedOperationName, type Method, type OperationName, type Route, type RouteMatch } from './route-table';
+import { createRouter, type FeedKind, type Method, type Route, type RouteAction, type RouteMatch } from './route-table';
 import type { WireResponse } from './wire-response';
 
 const { page: _page, per_page: _perPage, ...feedListArgs } = eventListArgs;
@@ -14,11 +15,11 @@ const { page: _page, per_page: _perPage, ...feedListArgs } = eventListArgs;
 /** The feed routes, in the order the namespace index and /doc list them (after the JSON routes). */
 export const feedRoutes: readonly Route[] = [
   {
-    path: '/events.ics', methods: ['GET'], operation: 'events.feed', args: feedListArgs, status: 200,
+    path: '/events.ics', methods: ['GET'], operation: 'events.feed', action: { kind: 'feed', feed: 'list' }, args: feedListArgs, status: 200,
     summary: 'The iCalendar feed of the events GET /events lists with the same parameters, every page of them up to the feed cap',
   },
-  { path: '/events/{id}.ics', methods: ['GET'], operation: 'events.feedOne', args: { id: eventPathIdArg, ...eventReadArgs }, status: 200, summary: 'An event as iCalendar' },
-  { path: '/events/by-slug/{slug}.ics', methods: ['GET'], operation: 'events.feedBySlug', args: { slug: eventSlugArg, ...eventReadArgs }, status: 200, summary: 'An event as iCalendar, by slug' },
+  { path: '/events/{id}.ics', methods: ['GET'], operation: 'events.feedOne', action: { kind: 'feed', feed: 'id' }, args: { id: eventPathIdArg, ...eventReadArgs }, status: 200, summary: 'An event as iCalendar' },
+  { path: '/events/by-slug/{slug}.ics', methods: ['GET'], operation: 'events.feedBySlug', action: { kind: 'feed', feed: 'slug' }, args: { slug: eventSlugArg, ...eventReadArgs }, status: 200, summary: 'An event as iCalendar, by slug' },
 ];
 
 const router = createRouter(feedRoutes);
@@ -28,26 +29,21 @@ export function matchFeedRoute(path: string, method: string): { match?: RouteMat
   return router.match(path, method);
 }
 
-/** The JSON operations that answer iCalendar to a client that asks for it. */
-const NEGOTIATED: Partial<Record<OperationName, FeedOperationName>> = {
-  'events.list': 'events.feed', 'events.get': 'events.feedOne', 'events.getBySlug': 'events.feedBySlug',
-};
-
 /**
- * The feed operation a request runs: that of a feed route, or of an event route whose
- * `Accept` prefers `text/calendar` to JSON and names it (a wildcard alone keeps JSON, as
- * clients sending `*\/*` or `text/*` have always had it).
+ * The feed a request gets: that of a feed route, or of a JSON route with a feed (the event
+ * routes) whose `Accept` prefers `text/calendar` to JSON and names it (a wildcard alone keeps
+ * JSON, as clients sending `*\/*` or `text/*` have always had it).
  */
-export function feedOperation(operation: OperationName, accept: string | null): FeedOperationName | undefined {
-  if (operation === 'events.feed' || operation === 'events.feedOne' || operation === 'events.feedBySlug') return operation;
-  const feed = NEGOTIATED[operation];
+export function feedOperation(action: RouteAction, accept: string | null): FeedKind | undefined {
+  if (action.kind === 'feed') return action.feed;
+  const feed = isNegotiated(action) ? action.feed : undefined;
   if (!feed || !accept || !/text\/calendar/i.test(accept)) return undefined;
   return new Negotiator({ headers: { accept } }).mediaType(['application/json', 'text/calendar']) === 'text/calendar' ? feed : undefined;
 }
 
-/** Whether an operation's answer depends on `Accept` (JSON or iCalendar): `Vary: Accept`. */
-export function isNegotiated(operation: OperationName): boolean {
-  return NEGOTIATED[operation] !== undefined;
+/** Whether a route's answer depends on `Accept` (JSON or iCalendar): `Vary: Accept`. */
+export function isNegotiated(action: RouteAction): action is Extract<RouteAction, { feed?: FeedKind }> & { readonly feed: FeedKind } {
+  return (action.kind === 'list' || action.kind === 'read') && action.feed !== undefined;
 }
 
 export interface FeedRequest {
@@ -71,13 +67,13 @@ export interface FeedRequest {
  * Runs a feed operation. Refusals (bad parameters, a protected or missing event) are thrown
  * before anything is sent, so they reach the client as the JSON errors of every route.
  */
-export async function serveFeed(calendar: Calendar, operation: FeedOperationName, request: FeedRequest): Promise<WireResponse> {
+export async function serveFeed(calendar: Calendar, feedKind: FeedKind, request: FeedRequest): Promise<WireResponse> {
   const options = { translate: request.translate };
   // The change counter first: a feed read later is never older than its tag (as lists do).
   const lastChange = await calendar.config.storage.lastChange();
-  const feed = operation === 'events.feed'
+  const feed = feedKind === 'list'
     ? await calendar.events.feed(request.params, request.ctx, options)
-    : await calendar.events.feedOne(request.params, request.ctx, { ...options, by: operation === 'events.feedOne' ? 'id' : 'slug' });
+    : await calendar.events.feedOne(request.params, request.ctx, { ...options, by: feedKind });
   // Subscribers poll: a feed that has not changed is answered 304 from its tag alone.
   const etag = entityTag(listValidator(lastChange, feed.key), request.variant, true);
   if (!noneMatch(request.ifNoneMatch, etag)) return { status: 304, headers: { ...request.headers, etag }, body: null };
@@ -89,7 +85,7 @@ export async function serveFeed(calendar: Calendar, operation: FeedOperationName
       ...request.headers,
       // Readable by browser pages too: the CORS list (when the origin is allowed) and the feed's own.
       'access-control-expose-headers': [request.headers['access-control-expose-headers'], FEED_EXPOSED].filter(Boolean).join(', '),
-      'content-disposition': `inline; filename="${operation === 'events.feed' ? 'events' : 'event'}.ics"`,
+      'content-disposition': `inline; filename="${feedKind === 'list' ? 'events' : 'event'}.ics"`,
       'x-evcal-feed-total': String(opened.total),
       'x-evcal-feed-truncated': opened.truncated ? 'true' : 'false',
       etag,

@@ -1,5 +1,5 @@
-// @evcal/http: the evcal API as a web-standard fetch handler, with bridges for node:http,
-// Express, Connect and Next.js.
+// @evcal/http: the evcal API as a web-standard fetch handler. The bridges are subpaths:
+// @evcal/http/node (node:http, Express, Connect) and @evcal/http/next (Next.js).
 export { createFetchHandler } from './fetch-handler';
 export type { FetchHandlerOptions } from './fetch-handler';
 export type { EvcalHandler, FetchHandler, WireHandler, WireResponse } from './wire-response';
@@ -12,13 +12,11 @@ export { accountCredentials, bearerTokens, invalidCredentials } from './auth';
 export type { AccountCredentialsOptions, Authenticate, BearerTokenOptions } from './auth';
 export { memoryCredentialFailureLimit } from './credential-limit';
 export type { CredentialFailureLimit, MemoryCredentialFailureLimitOptions } from './credential-limit';
-export { toNodeHandler } from './node-handler';
 export { clientAddress } from './client-address';
-export type { NodeHandler, NodeHandlerOptions } from './node-handler';
-export { toNextHandlers } from './next-handlers';
-export type { NextHandlers, NextRouteHandler } from './next-handlers';
 export { routes, syncRoutes, createRouter, wordpressPattern } from './route-table';
-export type { Route, Method, OperationName, FeedOperationName, SyncOperationName, Router, RouteMatch } from './route-table';
+export type {
+  Route, RouteAction, RouteOperation, RoutePlanner, FeedKind, Method, OperationName, FeedOperationName, SyncOperationName, Router, RouteMatch,
+} from './route-table';
 export { createWebhookSender, signWebhook, isPrivateAddress } from './webhook-sender';
 export type { WebhookSenderOptions } from './webhook-sender';
 export { feedRoutes } from './ical-routes';
@@ -27,6 +25,8 @@ export { namespaceIndex } from './namespace-index';
 export { parsePhpParams } from './php-params';
 export type { PhpValue, PhpParseLimits } from './php-params';
 export { wireError } from './wire-errors';
+export { TransportError, isTransportError } from './transport-errors';
+export type { TransportErrorCode } from './transport-errors';
 export type { CorsOptions } from './cors';
 export { memoryRateLimit } from './rate-limit';
 export type { RateLimit, RateLimitDecision, RateLimitRequest, MemoryRateLimitOptions } from './rate-limit';

@@ -1,7 +1,7 @@
-// GET on the namespace root (behaviour.md §7.1): the namespace and its routes, keyed by the
-// reference's route patterns, with each endpoint's arguments.
+// GET on the namespace root (behaviour reference: "Namespace index"): the namespace and its routes,
+// keyed by the reference's route patterns, with each endpoint's arguments.
 import { toJsonSchema } from '@valibot/to-json-schema';
-import type { ArgSpec } from '@evcal/core';
+import type { ArgSpec } from '@evcal/core/binding';
 import { feedRoutes } from './ical-routes';
 import { routes, syncRoutes, wordpressPattern, type Method, type Route } from './route-table';
 

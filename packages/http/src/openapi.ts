@@ -1,10 +1,10 @@
-// GET /doc (behaviour.md §7.2): an OpenAPI 3 document generated from the route table and the
+// GET /doc (behaviour reference: "GET /doc"): an OpenAPI 3 document generated from the route table and the
 // operations' argument schemas, so the documentation cannot drift from validation.
-import type { ArgSpecs } from '@evcal/core';
+import type { ArgSpecs } from '@evcal/core/binding';
 import { COMPONENTS, RESPONSE_COMPONENTS } from './openapi-components';
 import { inputSchema } from './namespace-index';
-import { feedOperation, feedRoutes } from './ical-routes';
-import { isConditionalWrite, routes, syncRoutes, type Route } from './route-table';
+import { feedRoutes, isNegotiated } from './ical-routes';
+import { routes, syncRoutes, type Route } from './route-table';
 
 const INFO = {
   version: '1.0.0',
@@ -16,8 +16,9 @@ const INFO = {
 function successSchema(route: Route): Record<string, unknown> {
   const [collection = ''] = route.path.split('/').filter(Boolean);
   const components = RESPONSE_COMPONENTS[collection];
-  if (!components) return { type: 'object' };
-  return { $ref: `#/components/schemas/${route.operation.endsWith('.list') ? components.list : components.item}` };
+  if (!components) return { type: 'object', additionalProperties: true };
+  const answers = route.answers ?? (route.action.kind === 'list' ? 'list' : 'item');
+  return { $ref: `#/components/schemas/${components[answers]}` };
 }
 
 const ERROR = { $ref: '#/components/schemas/Error' };
@@ -27,6 +28,16 @@ const ERRORS: Record<string, string> = {
   '403': 'The caller may not do this, or the item is not accessible',
   '404': 'No such route, event or page',
   '410': 'The item is already in the trash',
+  '429': 'Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again',
+  '503': 'The storage cannot be reached (rest_service_unavailable); try again later',
+};
+/** Writes: a concurrent write may get in the way. */
+const WRITE_ERRORS: Record<string, string> = {
+  '409': 'A concurrent write got in the way (rest_conflict); sending the request again may succeed',
+};
+/** Routes that take a body: it may be too large. */
+const BODY_ERRORS: Record<string, string> = {
+  '413': 'The request body is larger than the server accepts (rest_payload_too_large)',
 };
 
 // Validators (docs/http.md, "Caching and optimistic concurrency").
@@ -36,6 +47,11 @@ const IF_MATCH = header('If-Match', 'Change only if the resource still has one o
 const IF_NONE_MATCH_WRITE = header('If-None-Match', 'Change only if the resource has none of these ETags (* refuses any existing state); else 412');
 const ETAG = { schema: { type: 'string' }, description: 'The entity tag of the representation (weak for lists)' };
 const CACHE_CONTROL = { schema: { type: 'string' }, description: 'no-cache: caches keep the answer but check it with If-None-Match each time' };
+const LIST_HEADERS = {
+  'X-TEC-Total': { schema: { type: 'integer' }, description: 'Items in all pages' },
+  'X-TEC-TotalPages': { schema: { type: 'integer' }, description: 'Pages' },
+  Link: { schema: { type: 'string' }, description: 'The next and previous pages (rel="next", rel="prev")' },
+};
 const NOT_MODIFIED = { description: 'Not modified: the representation you hold is current', headers: { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } };
 const WRITE_CONDITIONS = {
   '412': { description: 'The resource changed since you read it (rest_precondition_failed)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
@@ -50,11 +66,14 @@ const ERRORS_OF: Partial<Record<Route['operation'], Record<string, string>>> = {
   'webhooks.delete': { '404': 'No webhook endpoint has this ID (webhook-not-found)' },
 };
 
-/** How a route takes part in validators: reads answer 304 (those with validators), changes to an existing record take preconditions. */
-function validation(route: Route, method: string): 'read' | 'change' | 'create' | 'plain' {
-  if (route.operation.startsWith('changes.') || route.operation.startsWith('webhooks.')) return 'plain';
-  if (method === 'get') return 'read';
-  return isConditionalWrite(route.operation) ? 'change' : 'create';
+/**
+ * How a route takes part in validators: reads answer 304, changes to an existing resource take
+ * preconditions; answers without validators (the change feed, webhook endpoints) do neither.
+ */
+function validation(route: Route): 'read' | 'change' | 'create' | 'plain' {
+  const { kind } = route.action;
+  if (route.validators === false || kind === 'write') return 'plain';
+  return kind === 'change' || kind === 'create' ? kind : 'read';
 }
 
 function operation(route: Route, method: string): Record<string, unknown> {
@@ -78,7 +97,7 @@ function operation(route: Route, method: string): Record<string, unknown> {
     }
   }
   const bodySchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
-  const kind = validation(route, method);
+  const kind = validation(route);
   if (kind === 'read') parameters.push(IF_NONE_MATCH_READ);
   if (kind === 'change') parameters.push(IF_MATCH, IF_NONE_MATCH_WRITE);
   return {
@@ -95,11 +114,14 @@ function operation(route: Route, method: string): Record<string, unknown> {
     responses: {
       [String(route.status)]: {
         description: route.summary,
-        headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL } : kind === 'plain' ? {} : { ETag: ETAG },
+        headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL, ...(route.action.kind === 'list' ? LIST_HEADERS : {}) }
+          : kind === 'plain' ? {} : { ETag: ETAG },
         content: successContent(route),
       },
       ...(kind === 'read' ? { '304': NOT_MODIFIED } : {}),
-      ...Object.fromEntries(Object.entries({ ...ERRORS, ...ERRORS_OF[route.operation] }).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
+      ...Object.fromEntries(Object.entries({
+        ...ERRORS, ...(inBody ? BODY_ERRORS : {}), ...(method === 'get' ? {} : WRITE_ERRORS), ...ERRORS_OF[route.operation],
+      }).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
       ...(kind === 'change' ? WRITE_CONDITIONS : {}),
     },
   };
@@ -108,9 +130,9 @@ function operation(route: Route, method: string): Record<string, unknown> {
 /** The media types of a success: JSON, iCalendar for the feeds, and both where `Accept` chooses (ical-routes.ts). */
 function successContent(route: Route): Record<string, unknown> {
   const calendar = { 'text/calendar': { schema: { type: 'string' } } };
-  if (feedOperation(route.operation, null) !== undefined) return calendar;
+  if (route.action.kind === 'feed') return calendar;
   const json = { 'application/json': { schema: successSchema(route) } };
-  return feedOperation(route.operation, 'text/calendar') !== undefined ? { ...json, ...calendar } : json;
+  return isNegotiated(route.action) ? { ...json, ...calendar } : json;
 }
 
 /** The OpenAPI document; `apiRoot` is the API root as the client reached it. */

@@ -1,6 +1,6 @@
-// PHP's parsing of query strings and form bodies (behaviour.md §0, §8.6): brackets make
-// lists and objects, a repeated plain key keeps its last value, nesting and the number of
-// variables are bounded, and malformed brackets are handled as PHP's
+// PHP's parsing of query strings and form bodies (behaviour reference: "Request pipeline", "Lists
+// (CSV vs arrays)"): brackets make lists and objects, a repeated plain key keeps its last value,
+// nesting and the number of variables are bounded, and malformed brackets are handled as PHP's
 // php_register_variable_ex handles them.
 import { describe, expect, it } from 'vitest';
 import { parsePhpParams, type PhpParseLimits, type PhpValue } from './php-params';

@@ -1,4 +1,4 @@
-// PHP's parsing of query strings and form bodies (behaviour.md §0): `a[]=1&a[]=2` and
+// PHP's parsing of query strings and form bodies (behaviour reference: "Request pipeline"): `a[]=1&a[]=2` and
 // `a[0]=1` are lists, `a[x]=1` is an object, a repeated plain key keeps its last value.
 // Nesting and the number of variables are bounded, as PHP's max_input_nesting_level and
 // max_input_vars bound them.

@@ -1,7 +1,8 @@
-// Where a request's parameters come from (behaviour.md §0): JSON body (only with a JSON
-// content type), form body, query string, path captures; the first non-null value wins.
-import { CalendarError, msg } from '@evcal/core';
+// Where a request's parameters come from (behaviour reference: "Request pipeline"): JSON body (only
+// with a JSON content type), form body, query string, path captures; the first non-null value wins.
+import { msg } from '@evcal/core';
 import type { HandlerRequest } from './handler-request';
+import { TransportError } from './transport-errors';
 import { parsePhpParams, type PhpParseLimits } from './php-params';
 
 export interface ParamSources {
@@ -52,7 +53,7 @@ export async function bodyParams(request: HandlerRequest, maxBytes: number, limi
       parsed = JSON.parse(text);
     } catch {
       // PHP's json_last_error(): 4 is JSON_ERROR_SYNTAX.
-      throw new CalendarError('invalid_json', msg('Invalid JSON body passed.'), { details: { jsonErrorCode: 4, jsonErrorMessage: msg('Syntax error') } });
+      throw new TransportError('invalid_json', msg('Invalid JSON body passed.'), { jsonErrorCode: 4, jsonErrorMessage: msg('Syntax error') });
     }
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   }
@@ -90,6 +91,6 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
-function tooLarge(maxBytes: number): CalendarError {
-  return new CalendarError('payload_too_large', msg('The request body is larger than {limit} bytes.', { limit: maxBytes }), { details: { limit: maxBytes } });
+function tooLarge(maxBytes: number): TransportError {
+  return new TransportError('payload_too_large', msg('The request body is larger than {limit} bytes.', { limit: maxBytes }), { limit: maxBytes });
 }

@@ -1,7 +1,7 @@
 // The route table against the interface's endpoint summary (interface.md "Endpoint summary",
-// behaviour.md §0.1): every path with exactly its methods, ids are digits, slugs are one or
+// behaviour reference: "Route table"): every path with exactly its methods, ids are digits, slugs are one or
 // more characters other than "/", a trailing slash is tolerated, and a known path with an
-// unknown method matches nothing (the fetch handler answers 404 rest_no_route, §0 step 1).
+// unknown method matches nothing (the fetch handler answers 404 rest_no_route, "Request pipeline" step 1).
 import { describe, expect, it } from 'vitest';
 import { createRouter, routes, wordpressPattern, type Method } from './route-table';
 
@@ -180,7 +180,7 @@ describe('createRouter', () => {
   });
 
   it('routes over a custom table', () => {
-    const custom = createRouter([{ path: '/ping', methods: ['GET'], operation: 'doc', args: {}, status: 200, summary: 'ping' }]);
+    const custom = createRouter([{ path: '/ping', methods: ['GET'], operation: 'doc', action: { kind: 'doc' }, args: {}, status: 200, summary: 'ping' }]);
     expect(custom.match('/ping', 'GET').match?.route.summary).toBe('ping');
     expect(custom.match('/events', 'GET').allowed).toEqual([]);
   });

@@ -1,10 +1,10 @@
 // The route table as data: every route of the interface, in the reference's registration
 // order. The router, the namespace descriptor and /doc all read this one table.
+import { type Calendar, type CallContext, type ListPlan } from '@evcal/core';
 import {
-  changesArgs, eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs,
-  linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, readArgs,
-  termIdArg, termListArgs, termWriteArgs, webhookIdArg, webhookWriteArgs, type ArgSpecs,
-} from '@evcal/core';
+  changesArgs, eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs, linkedPostIdArg, linkedPostListArgs,
+  linkedPostSlugArg, linkedPostWriteArgs, readArgs, termIdArg, termListArgs, termWriteArgs, webhookIdArg, webhookWriteArgs, type ArgSpecs,
+} from '@evcal/core/binding';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -20,11 +20,46 @@ export type OperationName =
   | `${'events' | 'venues' | 'organizers'}.${'list' | 'create' | 'get' | 'getBySlug' | 'update' | 'updateBySlug' | 'patch' | 'patchBySlug' | 'delete' | 'deleteBySlug'}`
   | `${'categories' | 'tags'}.${'list' | 'create' | 'get' | 'update' | 'delete'}`;
 
+/**
+ * A calendar operation as the handler calls it: the request's parameters, which the operation
+ * validates (the wire carries any JSON), and the call context. Every operation of a
+ * `Calendar` is one (their inputs are typed for apps; over HTTP the validation speaks).
+ */
+export type RouteOperation = (params: Record<string, unknown>, ctx: CallContext) => Promise<object>;
+/** A list operation, planned before it is read (its validator comes first: a 304 reads nothing). */
+export type RoutePlanner = (params: Record<string, unknown>, ctx: CallContext) => Promise<ListPlan<object>>;
+/** Which iCalendar feed answers: the list's, or one event's by id or by slug. */
+export type FeedKind = 'list' | 'id' | 'slug';
+
+/**
+ * What a route does and how its answer is made, read by the handler (no dispatch by name):
+ * - `list`: planned, a weak ETag, 304 to a matching If-None-Match, X-TEC-* totals and Link;
+ * - `read`: Cache-Control and Vary; a strong ETag when the answer has a validator, and 304 to
+ *   a matching If-None-Match;
+ * - `create`: 201, with a `Location` header when `location` says where: the answer's own
+ *   address (`self`: its `urls.self`) or the route's path and the answer's `id` (`id`);
+ * - `change`: a write to an existing resource, whose If-Match / If-None-Match are preconditions;
+ * - `write`: a write to an existing resource that has no validator (a webhook endpoint): no preconditions;
+ * - `feed`: an iCalendar feed; `list` and `read` routes with `feed` answer one when `Accept` asks.
+ */
+export type RouteAction =
+  | { readonly kind: 'root' }
+  | { readonly kind: 'doc' }
+  | { readonly kind: 'list'; readonly plan: (calendar: Calendar) => RoutePlanner; readonly feed?: FeedKind }
+  | { readonly kind: 'read'; readonly run: (calendar: Calendar) => RouteOperation; readonly feed?: FeedKind }
+  | { readonly kind: 'create'; readonly run: (calendar: Calendar) => RouteOperation; readonly location?: 'self' | 'id' }
+  | { readonly kind: 'change'; readonly run: (calendar: Calendar) => RouteOperation }
+  | { readonly kind: 'write'; readonly run: (calendar: Calendar) => RouteOperation }
+  | { readonly kind: 'feed'; readonly feed: FeedKind };
+
 export interface Route {
   /** Path under the API root in OpenAPI form, e.g. `/events/{id}`. */
   readonly path: string;
   readonly methods: readonly Method[];
+  /** The operation's name (documentation, tests). */
   readonly operation: OperationName;
+  /** What the handler runs. */
+  readonly action: RouteAction;
   /** The arguments, as the operation declares them. */
   readonly args: ArgSpecs;
   /** Success status. */
@@ -32,6 +67,10 @@ export interface Route {
   readonly summary: string;
   /** Path parameters other than digits (`{id}`) and slugs (`{slug}`): their regular expressions. */
   readonly params?: Readonly<Record<string, string>>;
+  /** Which representation of its collection answers (/doc): the list for `list` actions and the item otherwise, unless this says. */
+  readonly answers?: 'item' | 'list';
+  /** False when the answers carry no validator (no ETag, no 304): the change feed and webhook endpoints. */
+  readonly validators?: false;
 }
 
 const UPDATE = ['POST', 'PUT'] as const;
@@ -48,36 +87,40 @@ function postRoutes(collection: 'events' | 'venues' | 'organizers'): Route[] {
   const one = `/${collection}/{id}`;
   const bySlug = `/${collection}/by-slug/{slug}`;
   const a = kind === 'venue' ? 'a' : 'an';
+  const events = collection === 'events';
+  const ops = (c: Calendar) => c[collection];
   return [
-    { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, args: list, status: 200, summary: `List ${collection}` },
-    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, args: write('create'), status: 201, summary: `Create ${a} ${kind}` },
-    { path: one, methods: ['GET'], operation: `${collection}.get`, args: { ...id, ...read }, status: 200, summary: `Read ${a} ${kind}` },
-    { path: one, methods: UPDATE, operation: `${collection}.update`, args: { ...id, ...write('replace') }, status: 200, summary: `Update ${a} ${kind}; omitted fields take their defaults` },
-    { path: one, methods: ['PATCH'], operation: `${collection}.patch`, args: { ...id, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind}` },
-    { path: one, methods: ['DELETE'], operation: `${collection}.delete`, args: id, status: 200, summary: `Move ${a} ${kind} to the trash` },
-    { path: bySlug, methods: ['GET'], operation: `${collection}.getBySlug`, args: { ...slug, ...read }, status: 200, summary: `Read ${a} ${kind} by slug` },
-    { path: bySlug, methods: UPDATE, operation: `${collection}.updateBySlug`, args: { ...slug, ...write('replace') }, status: 200, summary: `Update ${a} ${kind} by slug; omitted fields take their defaults` },
-    { path: bySlug, methods: ['PATCH'], operation: `${collection}.patchBySlug`, args: { ...slug, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind} by slug` },
-    { path: bySlug, methods: ['DELETE'], operation: `${collection}.deleteBySlug`, args: slug, status: 200, summary: `Move ${a} ${kind} to the trash by slug` },
+    { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, action: { kind: 'list', plan: (c) => ops(c).planList, ...(events ? { feed: 'list' as const } : {}) }, args: list, status: 200, summary: `List ${collection}` },
+    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, action: { kind: 'create', run: (c) => ops(c).create }, args: write('create'), status: 201, summary: `Create ${a} ${kind}` },
+    { path: one, methods: ['GET'], operation: `${collection}.get`, action: { kind: 'read', run: (c) => ops(c).get, ...(events ? { feed: 'id' as const } : {}) }, args: { ...id, ...read }, status: 200, summary: `Read ${a} ${kind}` },
+    { path: one, methods: UPDATE, operation: `${collection}.update`, action: { kind: 'change', run: (c) => ops(c).update }, args: { ...id, ...write('replace') }, status: 200, summary: `Update ${a} ${kind}; omitted fields take their defaults` },
+    { path: one, methods: ['PATCH'], operation: `${collection}.patch`, action: { kind: 'change', run: (c) => ops(c).patch }, args: { ...id, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind}` },
+    { path: one, methods: ['DELETE'], operation: `${collection}.delete`, action: { kind: 'change', run: (c) => ops(c).delete }, args: id, status: 200, summary: `Move ${a} ${kind} to the trash` },
+    { path: bySlug, methods: ['GET'], operation: `${collection}.getBySlug`, action: { kind: 'read', run: (c) => ops(c).getBySlug, ...(events ? { feed: 'slug' as const } : {}) }, args: { ...slug, ...read }, status: 200, summary: `Read ${a} ${kind} by slug` },
+    { path: bySlug, methods: UPDATE, operation: `${collection}.updateBySlug`, action: { kind: 'change', run: (c) => ops(c).updateBySlug }, args: { ...slug, ...write('replace') }, status: 200, summary: `Update ${a} ${kind} by slug; omitted fields take their defaults` },
+    { path: bySlug, methods: ['PATCH'], operation: `${collection}.patchBySlug`, action: { kind: 'change', run: (c) => ops(c).patchBySlug }, args: { ...slug, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind} by slug` },
+    { path: bySlug, methods: ['DELETE'], operation: `${collection}.deleteBySlug`, action: { kind: 'change', run: (c) => ops(c).deleteBySlug }, args: slug, status: 200, summary: `Move ${a} ${kind} to the trash by slug` },
   ];
 }
 
 function termRoutes(collection: 'categories' | 'tags'): Route[] {
   const taxonomy = collection === 'categories' ? 'category' : 'tag';
   const id = { id: termIdArg(taxonomy) };
+  const ops = (c: Calendar) => c[collection];
   return [
-    { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, args: termListArgs(taxonomy), status: 200, summary: `List ${collection}` },
-    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, args: termWriteArgs(taxonomy, true), status: 201, summary: `Create a ${taxonomy}` },
-    { path: `/${collection}/{id}`, methods: ['GET'], operation: `${collection}.get`, args: id, status: 200, summary: `Read a ${taxonomy}` },
-    { path: `/${collection}/{id}`, methods: ['POST', 'PUT', 'PATCH'], operation: `${collection}.update`, args: { ...id, ...termWriteArgs(taxonomy, false) }, status: 200, summary: `Update a ${taxonomy} (only the fields sent change)` },
-    { path: `/${collection}/{id}`, methods: ['DELETE'], operation: `${collection}.delete`, args: id, status: 200, summary: `Delete a ${taxonomy} for good` },
+    { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, action: { kind: 'list', plan: (c) => ops(c).planList }, args: termListArgs(taxonomy), status: 200, summary: `List ${collection}` },
+    // The reference answers a new term with its address in `Location` (as WordPress's term controller does).
+    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, action: { kind: 'create', run: (c) => ops(c).create, location: 'self' }, args: termWriteArgs(taxonomy, true), status: 201, summary: `Create a ${taxonomy}` },
+    { path: `/${collection}/{id}`, methods: ['GET'], operation: `${collection}.get`, action: { kind: 'read', run: (c) => ops(c).get }, args: id, status: 200, summary: `Read a ${taxonomy}` },
+    { path: `/${collection}/{id}`, methods: ['POST', 'PUT', 'PATCH'], operation: `${collection}.update`, action: { kind: 'change', run: (c) => ops(c).update }, args: { ...id, ...termWriteArgs(taxonomy, false) }, status: 200, summary: `Update a ${taxonomy} (only the fields sent change)` },
+    { path: `/${collection}/{id}`, methods: ['DELETE'], operation: `${collection}.delete`, action: { kind: 'change', run: (c) => ops(c).delete }, args: id, status: 200, summary: `Delete a ${taxonomy} for good` },
   ];
 }
 
 /** Every route, in registration order: the namespace root first. */
 export const routes: readonly Route[] = [
-  { path: '', methods: ['GET'], operation: 'root', args: {}, status: 200, summary: 'Describe the namespace and its routes' },
-  { path: '/doc', methods: ['GET'], operation: 'doc', args: {}, status: 200, summary: 'The OpenAPI document of this API' },
+  { path: '', methods: ['GET'], operation: 'root', action: { kind: 'root' }, args: {}, status: 200, summary: 'Describe the namespace and its routes' },
+  { path: '/doc', methods: ['GET'], operation: 'doc', action: { kind: 'doc' }, args: {}, status: 200, summary: 'The OpenAPI document of this API' },
   ...postRoutes('events'),
   ...postRoutes('venues'),
   ...postRoutes('organizers'),
@@ -91,24 +134,32 @@ export const routes: readonly Route[] = [
  * others.
  */
 const WEBHOOK_ID = { id: '[A-Za-z0-9_-]+' };
-export const syncRoutes: readonly Route[] = [
+export const syncRoutes: readonly Route[] = withoutValidators([
   {
-    path: '/changes', methods: ['GET'], operation: 'changes.list', args: changesArgs, status: 200,
+    path: '/changes', methods: ['GET'], operation: 'changes.list', action: { kind: 'read', run: (c) => c.changes.list }, args: changesArgs, status: 200,
     summary: 'The records changed after a sync token, as they are now, and tombstones of those gone; without a token, a token for now',
   },
-  { path: '/webhooks', methods: ['GET'], operation: 'webhooks.list', args: {}, status: 200, summary: 'List webhook endpoints (administrators)' },
-  { path: '/webhooks', methods: ['POST'], operation: 'webhooks.create', args: webhookWriteArgs(true), status: 201, summary: 'Register a webhook endpoint (administrators); the answer carries its secret' },
-  { path: '/webhooks/{id}', methods: ['GET'], operation: 'webhooks.get', args: { id: webhookIdArg }, status: 200, summary: 'Read a webhook endpoint, with its secret (administrators)', params: WEBHOOK_ID },
+  { path: '/webhooks', methods: ['GET'], operation: 'webhooks.list', action: { kind: 'read', run: (c) => c.webhooks.list }, args: {}, status: 200, answers: 'list', summary: 'List webhook endpoints (administrators)' },
   {
-    path: '/webhooks/{id}', methods: ['POST', 'PUT', 'PATCH'], operation: 'webhooks.update', args: { id: webhookIdArg, ...webhookWriteArgs(false) }, status: 200,
-    summary: 'Change a webhook endpoint: only the fields sent change (administrators)', params: WEBHOOK_ID,
+    path: '/webhooks', methods: ['POST'], operation: 'webhooks.create', action: { kind: 'create', run: (c) => c.webhooks.create, location: 'id' }, args: webhookWriteArgs(true), status: 201,
+    summary: 'Register a webhook endpoint (administrators); the answer carries its secret',
   },
-  { path: '/webhooks/{id}', methods: ['DELETE'], operation: 'webhooks.delete', args: { id: webhookIdArg }, status: 200, summary: 'Remove a webhook endpoint and its waiting deliveries (administrators)', params: WEBHOOK_ID },
-];
+  {
+    path: '/webhooks/{id}', methods: ['GET'], operation: 'webhooks.get', action: { kind: 'read', run: (c) => c.webhooks.get }, args: { id: webhookIdArg }, status: 200,
+    summary: 'Read a webhook endpoint, with its secret (administrators)', params: WEBHOOK_ID,
+  },
+  {
+    path: '/webhooks/{id}', methods: ['POST', 'PUT', 'PATCH'], operation: 'webhooks.update', action: { kind: 'write', run: (c) => c.webhooks.update },
+    args: { id: webhookIdArg, ...webhookWriteArgs(false) }, status: 200, summary: 'Change a webhook endpoint: only the fields sent change (administrators)', params: WEBHOOK_ID,
+  },
+  {
+    path: '/webhooks/{id}', methods: ['DELETE'], operation: 'webhooks.delete', action: { kind: 'write', run: (c) => c.webhooks.delete }, args: { id: webhookIdArg }, status: 200,
+    summary: 'Remove a webhook endpoint and its waiting deliveries (administrators)', params: WEBHOOK_ID,
+  },
+]);
 
-/** Writes to an existing record: If-Match and If-None-Match are their preconditions (not webhook endpoints). */
-export function isConditionalWrite(operation: OperationName): boolean {
-  return /^(events|venues|organizers|categories|tags)\.(update|updateBySlug|patch|patchBySlug|delete|deleteBySlug)$/.test(operation);
+function withoutValidators(table: Route[]): Route[] {
+  return table.map((route) => ({ ...route, validators: false }));
 }
 
 /** `/events/{id}` as the reference writes route patterns: `/events/(?P<id>\d+)`. */

@@ -1,14 +1,15 @@
-// Core error codes -> the reference's wire codes and statuses (behaviour.md §6.2); messages in
-// the handler's language.
+// Core's error codes and the transport's (transport-errors.ts) -> the reference's wire codes and
+// statuses (behaviour reference: "Table of every error"); messages in the handler's language.
 import { msg, type CalendarError, type CalendarErrorCode, type Message } from '@evcal/core';
 import { translator, type Translator } from './i18n/translator';
+import type { TransportError, TransportErrorCode } from './transport-errors';
 
 interface WireError {
   readonly code: string;
   readonly status: number;
 }
 
-const WIRE: Record<CalendarErrorCode, WireError> = {
+const WIRE: Record<CalendarErrorCode | TransportErrorCode, WireError> = {
   missing_params: { code: 'rest_missing_callback_param', status: 400 },
   invalid_params: { code: 'rest_invalid_param', status: 400 },
   invalid_json: { code: 'rest_invalid_json', status: 400 },
@@ -59,7 +60,7 @@ export interface WireErrorBody {
 const ENGLISH = translator('en');
 
 /** The wire body and status of a core error, its texts in the translator's language. */
-export function wireError(error: CalendarError, t: Translator = ENGLISH): WireErrorBody {
+export function wireError(error: CalendarError | TransportError, t: Translator = ENGLISH): WireErrorBody {
   const wire = WIRE[error.code];
   const data: WireErrorBody['data'] = { status: wire.status };
   if (error.code === 'missing_params') data.params = error.details.params;

@@ -4,7 +4,8 @@ import { createMemoryStorage } from '@evcal/memory';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, createFetchHandler, memoryRateLimit, toNodeHandler, type FetchHandlerOptions, type RateLimitRequest } from '../src/index';
+import { clientAddress, createFetchHandler, memoryRateLimit, type FetchHandlerOptions, type RateLimitRequest } from '../src/index';
+import { toNodeHandler } from '../src/node';
 
 const API = 'http://cal.test/cal/events/v1';
 const handlerWith = (options: FetchHandlerOptions) => createFetchHandler(createCalendar({ storage: createMemoryStorage() }), options);

@@ -4,7 +4,8 @@
 // §10.11) and the WordPress conveniences (§10.12).
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { describe, expect, it, vi } from 'vitest';
-import { createCalendar, eventListArgs, type Storage } from '@evcal/core';
+import { createCalendar, type Storage } from '@evcal/core';
+import { eventListArgs } from '@evcal/core/binding';
 import { createMemoryStorage } from '@evcal/memory';
 import { bearerTokens, createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '@evcal/http';
 
@@ -326,14 +327,18 @@ describe('the body size cap', () => {
   const LIMIT = 256;
   const big = (n: number) => 'x'.repeat(n);
 
-  it.each<[string, () => Send]>([
+  it.each<[string, () => Send | Promise<Send>]>([
     ['a JSON body', () => ({ json: { ...NEW_EVENT, description: big(LIMIT) } })],
     ['a form body', () => ({ form: { ...NEW_EVENT, description: big(LIMIT) } })],
     ['a body of an unknown type', () => ({ body: big(LIMIT * 2), headers: { 'content-type': 'text/plain' } })],
-    ['a multipart body', () => {
+    ['a multipart body', async () => {
       const form = new FormData();
       for (const [k, v] of Object.entries({ ...NEW_EVENT, description: big(LIMIT) })) form.set(k, v);
-      return { body: form };
+      // The same multipart bytes as the FormData, sent as bytes: the undici of Node 24 writes a
+      // FormData body from a task nothing awaits, which rejects unhandled once the handler
+      // cancels the body at the cap (as in nodejs/undici#5835), failing the run, not this test.
+      const encoded = new Response(form);
+      return { body: new Uint8Array(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! } };
     }],
     ['a streamed body of unknown length', () => ({
       body: new ReadableStream<Uint8Array>({
@@ -347,7 +352,7 @@ describe('the body size cap', () => {
   ])('answers %s over maxBodyBytes with 413, never a 5xx', async (_name, make) => {
     const onError = vi.fn();
     const handler = await setup({ maxBodyBytes: LIMIT, onError });
-    const init = make();
+    const init = await make();
     const req = init.body instanceof ReadableStream
       ? new Request(`${ROOT}/events`, { method: 'POST', body: init.body, headers: { ...init.headers, authorization: 'Bearer tok-admin' }, duplex: 'half' } as RequestInit)
       : request('/events', { ...init, as: 'admin' });

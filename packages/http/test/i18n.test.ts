@@ -1,6 +1,7 @@
 // Languages (issue 7): the catalogues cover every text a client can read, with the same
 // placeholders; handlers answer in their language under their own base address.
-import { createCalendar, msg, placeholdersOf, verbatim } from '@evcal/core';
+import { createCalendar, msg, verbatim } from '@evcal/core';
+import { placeholdersOf } from '@evcal/core/binding';
 import { createMemoryStorage } from '@evcal/memory';
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_CATALOGUES } from '../src/i18n/catalogues';

@@ -7,7 +7,10 @@ import ICAL from 'ical.js';
 import { createCalendar, type Calendar, type CalendarOptions, type Storage } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { bearerTokens, createFetchHandler, createLanguageHandler, toNodeHandler, type FetchHandler, type FetchHandlerOptions } from '../src/index';
+import {
+  bearerTokens, createFetchHandler, createLanguageHandler, type FetchHandler, type FetchHandlerOptions,
+} from '../src/index';
+import { toNodeHandler } from '../src/node';
 
 const ORIGIN = 'http://cal.test';
 const API = `${ORIGIN}/cal/events/v1`;

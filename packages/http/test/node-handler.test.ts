@@ -6,10 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createCalendar } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
-import {
-  bearerTokens, createFetchHandler, parsePhpParams, toNodeHandler,
-  type FetchHandler, type FetchHandlerOptions, type NodeHandlerOptions,
-} from '@evcal/http';
+import { bearerTokens, createFetchHandler, parsePhpParams, type FetchHandler, type FetchHandlerOptions } from '@evcal/http';
+import { toNodeHandler, type NodeHandlerOptions } from '@evcal/http/node';
 
 const NS = '/cal/events/v1';
 const ADMIN = { authorization: 'Bearer tok-admin' };

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { createCalendar } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bearerTokens, createFetchHandler, toNodeHandler } from '../src/index';
+import { bearerTokens, createFetchHandler } from '../src/index';
+import { toNodeHandler } from '../src/node';
 
 const servers: Array<{ close(): void }> = [];
 afterEach(() => servers.splice(0).forEach((s) => s.close()));

@@ -6,7 +6,7 @@ import {
   storageError,
   type ChangeEntry, type ChangeLogState, type ChangePosition, type DeliveryKey, type DeliveryOutcome, type StoredChanges,
   type WebhookDelivery, type WebhookEndpointRecord,
-} from '@evcal/core';
+} from '@evcal/core/adapter';
 
 /** What a snapshot holds of the change log and the webhooks. */
 export type ChangesSnapshot = StoredChanges;

@@ -2,7 +2,7 @@
 // answered from the typed columns of an order of events, without calling core per event. Its
 // conditions are exactly core's matchesEventQuery for that shape (the storage suite's
 // differential test compares every answer); any other filter takes the general path.
-import { EVENT_QUERY_FILTERS, type EventQuery, type EventRecords, type InstantRange } from '@evcal/core';
+import { EVENT_QUERY_FILTERS, type EventQuery, type EventRecords, type InstantRange } from '@evcal/core/adapter';
 import { FEATURED, HIDDEN, OCCURRENCE, SERIES, STATUS_BIT, type Ordered } from './ordered-events';
 
 /** The column-scan form of a query, when it has one. */

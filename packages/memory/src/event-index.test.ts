@@ -2,7 +2,9 @@
 // index paths (column scans, postings, date slices, partial sorts, the walk of the local
 // order), random queries, and writes between them (single commits, transactions, bulk loads).
 // Every page must equal runEventQuery over the same events, order and total included.
-import { POST_STATUSES, runEventQuery, type EventQuery, type EventRecord, type PostStatus, type Storage, type VenueRecord } from '@evcal/core';
+import {
+  POST_STATUSES, runEventQuery, type EventQuery, type EventRecord, type PostStatus, type Storage, type VenueRecord,
+} from '@evcal/core/adapter';
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { tuning } from './event-index';

@@ -14,9 +14,9 @@
 // Records that do not fit the columns (non-numeric instants, an end before the start, an
 // unknown status…) are kept aside, are candidates of every query, and turn the column scan off.
 import {
-  compareEvents, matchesEventQuery, runEventQuery, searchableTexts,
-  type EventQuery, type EventQueryContext, type EventRecord, type InstantRange, type Page,
-} from '@evcal/core';
+  compareEvents, matchesEventQuery, runEventQuery, searchableTexts, type EventQuery, type EventQueryContext,
+  type EventRecord, type InstantRange, type Page,
+} from '@evcal/core/adapter';
 import { ColumnFilter, columnQuery, necessaryConditions, type ColumnQuery } from './column-scan';
 import { byLocal, byStart, LINK_FIELDS, Ordered, regular, type LinkField } from './ordered-events';
 import { pageOf, plainPaging } from './paging';

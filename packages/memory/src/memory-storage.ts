@@ -7,7 +7,7 @@ import {
   type EventCollection, type EventRecord, type LinkedPostCollection, type OrganizerRecord, type PostStatus,
   type Storage, type StorageTransaction, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type TokenCollection,
   type TokenRecord, type UserCollection, type UserRecord, type VenueRecord,
-} from '@evcal/core';
+} from '@evcal/core/adapter';
 import { ChangeTables, ChangeView, type ChangesSnapshot } from './change-tables';
 import { EventIndex, tuning } from './event-index';
 import { Table, TableView } from './table';

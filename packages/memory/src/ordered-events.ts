@@ -2,7 +2,7 @@
 // filters read: UTC start and end, a status bit and flags. The event index keeps two: by
 // local start then id (the default sort of /events), and by UTC start then id (date windows
 // select a slice of it).
-import { POST_STATUSES, type EventRecord } from '@evcal/core';
+import { POST_STATUSES, type EventRecord } from '@evcal/core/adapter';
 
 /** One bit per post status, in the status column. */
 export const STATUS_BIT = new Map<string, number>(POST_STATUSES.map((s, i) => [s, 1 << i]));

@@ -1,6 +1,6 @@
 // Pages of a list in a total order: the first k items by a bounded heap when the page is a
 // small part of the matches, a full sort otherwise; as core's sort-then-paginate gives them.
-import { paginate, type EventQuery, type EventRecord } from '@evcal/core';
+import { paginate, type EventQuery, type EventRecord } from '@evcal/core/adapter';
 
 /** The paging of a query, when it is plain (non-negative integers). */
 export function plainPaging(q: EventQuery): { offset: number; limit: number | undefined } | undefined {

@@ -2,7 +2,7 @@
 // collects its writes in an overlay that is applied to the table in one synchronous step on
 // commit (so readers never see half a transaction) and dropped on rollback. Records are kept
 // as compact copies (see compact.ts).
-import { storageError } from '@evcal/core';
+import { storageError } from '@evcal/core/adapter';
 import { compact } from './compact';
 
 const DELETED = Symbol('deleted');

@@ -1,6 +1,6 @@
 // How many committed events of each status use each term, kept up to date on every commit so
 // rendering an event page does not scan all events.
-import type { EventRecord, PostStatus, Taxonomy } from '@evcal/core';
+import type { EventRecord, PostStatus, Taxonomy } from '@evcal/core/adapter';
 
 export class TermCounts {
   private readonly counts: Record<Taxonomy, Map<number, Map<PostStatus, number>>> = { category: new Map(), tag: new Map() };

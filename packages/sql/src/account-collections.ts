@@ -1,6 +1,6 @@
 // Users and API tokens in SQL (migration 0008), and the readiness check. Reads are single
 // indexed lookups: a token by id, a user by id or name_key, a user's tokens by user_id.
-import { storageError, userNameKey, type StorageReadiness, type TokenCollection, type TokenRecord, type UserCollection, type UserRecord } from '@evcal/core';
+import { storageError, userNameKey, type StorageReadiness, type TokenCollection, type TokenRecord, type UserCollection, type UserRecord } from '@evcal/core/adapter';
 import type { Kysely } from 'kysely';
 import { pendingMigrations } from './migrations/index';
 import type { TokensTable, UsersTable } from './schema';

@@ -1,9 +1,9 @@
 // The core query AST compiled to SQL: every filter, the sort and the paging run in the
 // database (no filtering afterwards in JavaScript), with the reference engine's semantics.
-import { MAX_ID, modifiedBounds } from '@evcal/core';
+import { MAX_ID, modifiedBounds } from '@evcal/core/adapter';
 import type {
   EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, OwnedBy, PostStatus, TermQuery, TermSortKey,
-} from '@evcal/core';
+} from '@evcal/core/adapter';
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import { storableEventIds, storableIds, type SqlDialect } from './dialect';
 import { SEARCH_SEPARATOR, SERIES, textHash } from './rows';

@@ -1,5 +1,5 @@
 // What differs between the SQL dialects evcal supports, in one place.
-import { MAX_ID } from '@evcal/core';
+import { MAX_ID } from '@evcal/core/adapter';
 import { sql, type Expression, type RawBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';

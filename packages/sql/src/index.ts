@@ -7,3 +7,5 @@ export type { DialectName } from './dialect';
 export type { EvcalDatabase } from './schema';
 export { withStatementCache } from './sqlite-statements';
 export type { SqliteStatementSource } from './sqlite-statements';
+export { loadBetterSqlite3, sqliteDriverCandidates } from './sqlite-driver';
+export type { BetterSqlite3Database } from './sqlite-driver';

@@ -5,7 +5,7 @@
 // plus an exact count of the events counted nowhere (longer, or ending before they start,
 // which are few). Lists with other filters than statuses, the hidden flag, date bounds and one
 // category or tag are counted exactly.
-import type { EventQuery, InstantRange } from '@evcal/core';
+import type { EventQuery, InstantRange } from '@evcal/core/adapter';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { eventWhere } from './compile';
 import type { SqlDialect } from './dialect';

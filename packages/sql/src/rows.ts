@@ -3,7 +3,7 @@
 import {
   foldText, formatUtc, type EventRecord, type ImageRecord, type OrganizerRecord, type PostStatus, type TermRecord,
   type VenueRecord,
-} from '@evcal/core';
+} from '@evcal/core/adapter';
 import type { EventLinksTable, EventsTable, OrganizersTable, TermsTable, VenuesTable } from './schema';
 
 const bit = (b: boolean) => (b ? 1 : 0);

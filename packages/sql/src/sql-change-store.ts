@@ -5,8 +5,8 @@
 // locked (`FOR UPDATE SKIP LOCKED`), so concurrent senders get disjoint deliveries.
 import type {
   ChangeEntry, ChangeKind, ChangeLog, ChangeAction, PostState, PostStatus, WebhookDelivery, WebhookEndpointRecord, WebhookStore,
-} from '@evcal/core';
-import { storageError } from '@evcal/core';
+} from '@evcal/core/adapter';
+import { storageError } from '@evcal/core/adapter';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { SqlDialect } from './dialect';
 import type { ChangesTable, EvcalDatabase, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema';

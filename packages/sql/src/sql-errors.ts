@@ -1,6 +1,6 @@
 // Driver errors -> storage errors (core's closed set). No SQL text, table name or driver
 // message reaches a client; core decides what each answers.
-import { CalendarError, storageError } from '@evcal/core';
+import { CalendarError, storageError } from '@evcal/core/adapter';
 
 interface DriverError {
   readonly code?: string;

@@ -11,8 +11,8 @@
 import type {
   EventCollection, EventQuery, EventRecord, LinkedPostCollection, LinkedPostQuery, OrganizerRecord, PostStatus,
   Storage, StorageTransaction, Taxonomy, TermCollection, TermQuery, TermRecord, VenueRecord,
-} from '@evcal/core';
-import { foldText, storageError } from '@evcal/core';
+} from '@evcal/core/adapter';
+import { foldText, storageError } from '@evcal/core/adapter';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { eventOrder, eventWhere, linkWalk, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
 import { sqlDialect, storableEventIds, storableIds, type DialectName, type SqlDialect } from './dialect';

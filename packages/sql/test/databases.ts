@@ -5,11 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
-import type { Storage } from '@evcal/core';
-import { createSqlStorage, migrate, withStatementCache } from '../src/index';
+import type { Storage } from '@evcal/core/adapter';
+import { createSqlStorage, loadBetterSqlite3, migrate, withStatementCache } from '../src/index';
+
+const Database = await loadBetterSqlite3();
 
 export const POSTGRES_URL = process.env.EVCAL_TEST_POSTGRES_URL;
 if (!POSTGRES_URL) {

@@ -2,7 +2,7 @@
 // events of every duration the counts treat differently (negative, 0, up to and past 7 days,
 // starting on day boundaries), windows with every kind of bound, one category or tag, and the
 // triggers followed through inserts, replaces (status, hidden flag, start, links) and deletes.
-import { runEventQuery, type EventQuery, type EventRecord, type PostStatus } from '@evcal/core';
+import { runEventQuery, type EventQuery, type EventRecord, type PostStatus } from '@evcal/core/adapter';
 import { eventRecord, termRecord } from '@evcal/storage-test-suite';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

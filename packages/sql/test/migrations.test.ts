@@ -3,15 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventRecord } from '@evcal/storage-test-suite';
-import { createSqlStorage, MIGRATIONS, migrate, pendingMigrations } from '../src/index';
+import { createSqlStorage, loadBetterSqlite3, MIGRATIONS, migrate, pendingMigrations } from '../src/index';
 import type { EvcalMigration } from '../src/migrations/types';
 import { eventRow, linkRows, NO_OFFSET, startOffset } from '../src/rows';
 import { POSTGRES_URL } from './databases';
+
+const Database = await loadBetterSqlite3();
 
 const open: Kysely<any>[] = [];
 afterEach(async () => {

@@ -1,7 +1,8 @@
 // The SQL adapter under the calendar's operations: the number of queries per endpoint does not
 // grow with the page (no N+1), multi-record writes are all-or-nothing, and driver errors
 // become core errors with nothing of the SQL in them.
-import { createCalendar, isCalendarError, type Calendar, type Storage } from '@evcal/core';
+import { createCalendar, type Calendar } from '@evcal/core';
+import { isCalendarError, type Storage } from '@evcal/core/adapter';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgres, openSqlite, POSTGRES_URL, type OpenedDatabase } from './databases';

@@ -1,5 +1,5 @@
 // The storage contract, the differential property test included, on SQLite and PostgreSQL.
-import type { Storage } from '@evcal/core';
+import type { Storage } from '@evcal/core/adapter';
 import { registerStorageSuite } from '@evcal/storage-test-suite';
 import { describe } from 'vitest';
 import { openPostgres, openSqlite, POSTGRES_URL, type OpenedDatabase } from './databases';

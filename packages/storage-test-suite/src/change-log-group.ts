@@ -2,7 +2,7 @@
 // written with their transaction or not at all, pruned up to a change; endpoints; deliveries
 // claimed in order per endpoint and record, leased, settled, never claimed twice at once, and
 // claims and settlements that take no change number. Durable adapters keep all of it.
-import { isCalendarError, type ChangeEntry, type Storage, type WebhookDelivery, type WebhookEndpointRecord } from '@evcal/core';
+import { isCalendarError, type ChangeEntry, type Storage, type WebhookDelivery, type WebhookEndpointRecord } from '@evcal/core/adapter';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './context';
 import { eventRecord, termRecord, venueRecord } from './fixtures';

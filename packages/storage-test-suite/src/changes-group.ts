@@ -2,7 +2,7 @@
 // counter by one and gets the next number; a failed one leaves it as it was; a transaction
 // sees no concurrent write between its start and its commit; storage failures are core's
 // closed set of errors.
-import { isCalendarError } from '@evcal/core';
+import { isCalendarError } from '@evcal/core/adapter';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './context';
 import { eventRecord, termRecord, venueRecord } from './fixtures';

@@ -1,5 +1,5 @@
 // What every group of the suite works with: a way to get a fresh storage per test.
-import type { Storage } from '@evcal/core';
+import type { Storage } from '@evcal/core/adapter';
 import { onTestFinished } from 'vitest';
 
 export interface StorageSuiteOptions {

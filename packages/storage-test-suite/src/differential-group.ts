@@ -3,7 +3,7 @@
 import {
   occurrenceId, runEventQuery, runLinkedPostQuery, runTermQuery, indexEventsByLink, POST_STATUSES,
   type EventQuery, type EventRecord, type LinkedPostQuery, type PostStatus, type TermQuery, type TermRecord, type VenueRecord,
-} from '@evcal/core';
+} from '@evcal/core/adapter';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './context';

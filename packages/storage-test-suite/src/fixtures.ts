@@ -1,5 +1,5 @@
 // Record factories for storage tests: complete, valid records with overridable fields.
-import type { EventRecord, OrganizerRecord, TermRecord, TokenRecord, UserRecord, VenueRecord } from '@evcal/core';
+import type { EventRecord, OrganizerRecord, TermRecord, TokenRecord, UserRecord, VenueRecord } from '@evcal/core/adapter';
 
 const STAMP = '2026-01-01 10:00:00';
 

@@ -1,9 +1,7 @@
 // Queries, table-driven: one dataset per kind and a table of queries with the exact ids (in
 // order) and totals each must return. These pin the reference semantics, traps included:
 // LIKE wildcards in search text, case and accent folding, NULL-free ordering, ties by id.
-import type {
-  EventQuery, LinkedPostQuery, Storage, TermQuery,
-} from '@evcal/core';
+import type { EventQuery, LinkedPostQuery, Storage, TermQuery } from '@evcal/core/adapter';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './context';
 import { eventRecord, organizerRecord, termRecord, venueRecord } from './fixtures';

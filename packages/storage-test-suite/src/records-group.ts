@@ -1,6 +1,6 @@
 // Records: CRUD on every collection, slugs, id sequences, links, term names, transactions
 // and durability.
-import type { EventQuery, EventRecord, Storage } from '@evcal/core';
+import type { EventQuery, EventRecord, Storage } from '@evcal/core/adapter';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './context';
 import { eventRecord, organizerRecord, termRecord, venueRecord } from './fixtures';

@@ -1,6 +1,7 @@
-// Who may do what (behaviour.md §5): WordPress's default roles with the capabilities The
-// Events Calendar grants them, and the meta-capability rules for one record ("edit this
-// event"). Apps can pass their own role table or capability lists on the principal.
+// Who may do what (behaviour reference: "Authentication and permissions"): WordPress's default
+// roles with the capabilities The Events Calendar grants them, and the meta-capability rules for
+// one record ("edit this event"). Apps can pass their own role table or capability lists on the
+// principal.
 import type { PostKind, PostRecord } from '../model/records';
 
 /** A general capability. Post capabilities exist per kind: `edit_events`, `edit_venues`, ... */

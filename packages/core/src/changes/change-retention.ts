@@ -3,7 +3,9 @@
 // (as scheduled posts are published). A sync token older than what is kept answers 410.
 import type { CalendarConfig } from '../operations/config';
 
-export function createPruner(config: CalendarConfig, intervalMs = 3_600_000): () => Promise<void> {
+export function createPruner(
+  config: Pick<CalendarConfig, 'storage' | 'now' | 'changeRetentionMs' | 'onError'>, intervalMs = 3_600_000,
+): () => Promise<void> {
   let nextSweep = Number.NEGATIVE_INFINITY;
   return async () => {
     const now = config.now();

@@ -62,7 +62,8 @@ export type WebhookUpdateInput = WebhookCreateInput & WebhookIdInput;
 
 /** The operations of `/webhooks`, administrators only. */
 export interface WebhookOperations {
-  list(input?: Readonly<Record<string, never>>, ctx?: CallContext): Promise<WebhookEndpointListJson>;
+  /** Takes no parameters. */
+  list(input?: Readonly<Record<never, never>>, ctx?: CallContext): Promise<WebhookEndpointListJson>;
   /** Registers an endpoint; the answer carries its secret. */
   create(input: WebhookCreateInput, ctx?: CallContext): Promise<WebhookEndpointJson>;
   /** One endpoint, with its secret. */

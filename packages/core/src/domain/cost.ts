@@ -1,4 +1,4 @@
-// Event cost (behaviour.md §1.2.1): the strings a client sends are stored as given, with a
+// Event cost (behaviour reference: "Cost"): the strings a client sends are stored as given, with a
 // currency symbol and position inferred from them; the display cost and the numeric values
 // are derived when the event is rendered.
 import { escapeHtml } from './text';

@@ -1,8 +1,10 @@
-// Declared arguments and the first steps of the reference's request pipeline (behaviour.md §0):
-// defaults, then the required check, then validation of every present argument. Operations
-// declare their arguments once; @evcal/http documents them from the same declarations.
+// Declared arguments and the first steps of the reference's request pipeline (behaviour reference:
+// "Request pipeline"): defaults, then the required check, then validation of every present
+// argument. Operations declare their arguments once; @evcal/http documents them from the same
+// declarations.
 import * as v from 'valibot';
 import type { Permissions } from '../auth/capabilities';
+import type { ImageRecord, OrganizerRecord, Taxonomy, TermRecord, VenueRecord } from '../model/records';
 import { CalendarError, INVALID_PARAMETER, invalidParams, type ParamFailure } from '../errors';
 import { msg, type Message } from '../messages';
 import type { CalendarConfig } from '../operations/config';
@@ -16,13 +18,33 @@ export interface ArgContext {
   /** Epoch ms of this call. */
   readonly now: number;
   /** Values resolved during validation and reused by the operation (e.g. images). */
-  readonly memo: Map<string, unknown>;
+  readonly memo: ArgMemo;
 }
 
-/** One declared argument of an operation. */
-export interface ArgSpec<TOut = unknown> {
+/** The records a call's validation read, by kind and id, for its rendering to reuse. */
+export type MemoRecords = { venue: VenueRecord; organizer: OrganizerRecord; category: TermRecord; tag: TermRecord };
+
+/** What validation resolved, kept for the rest of one call (see `newArgMemo`). */
+export interface ArgMemo {
+  /** Images by their reference (`number:12`, `string:https://…`); undefined: it names none. */
+  readonly images: Map<string, ImageRecord | undefined>;
+  /** The term ids a list filter named, by taxonomy. */
+  readonly termFilters: Map<Taxonomy, number[]>;
+  readonly records: { readonly [K in keyof MemoRecords]: Map<number, MemoRecords[K]> };
+}
+
+export function newArgMemo(): ArgMemo {
+  return {
+    images: new Map(),
+    termFilters: new Map(),
+    records: { venue: new Map(), organizer: new Map(), category: new Map(), tag: new Map() },
+  };
+}
+
+/** One declared argument of an operation: TOut is what the operation receives, TIn what a caller may pass. */
+export interface ArgSpec<TOut = unknown, TIn = unknown> {
   /** A present value must pass it; its output is what the operation receives. */
-  readonly schema: v.GenericSchema<unknown, TOut>;
+  readonly schema: v.GenericSchema<TIn, TOut>;
   readonly required?: boolean;
   /** Injected when the argument is absent; a function is evaluated per call. */
   readonly default?: unknown | ((ctx: ArgContext) => unknown);
@@ -36,19 +58,19 @@ export interface ArgSpec<TOut = unknown> {
 /** A failed `validate`: the message, or the message and the underlying error code. */
 export type ArgFailure = Message | { readonly message: Message; readonly code: string };
 
-export type ArgSpecs = Readonly<Record<string, ArgSpec<any>>>;
+export type ArgSpecs = Readonly<Record<string, ArgSpec<any, any>>>;
 
 /** The parsed values of declared arguments. */
 export type ArgValues<S extends ArgSpecs> = {
-  -readonly [K in keyof S]?: S[K] extends ArgSpec<infer T> ? T : never;
+  -readonly [K in keyof S]?: S[K] extends ArgSpec<infer T, any> ? T : never;
 };
 
-/** The values a caller may pass for declared arguments. */
+/** The values a caller may pass for declared arguments (each schema's input type, `v.InferInput`). */
 export type ArgInput<S extends ArgSpecs> = {
-  -readonly [K in keyof S]?: S[K]['schema'] extends v.GenericSchema<infer I, any> ? I : unknown;
+  -readonly [K in keyof S]?: S[K] extends ArgSpec<any, infer I> ? I : unknown;
 };
 
-export function arg<TOut>(spec: ArgSpec<TOut>): ArgSpec<TOut> {
+export function arg<TOut, TIn>(spec: ArgSpec<TOut, TIn>): ArgSpec<TOut, TIn> {
   return spec;
 }
 

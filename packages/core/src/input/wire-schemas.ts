@@ -1,6 +1,6 @@
-// The reference's parameter parsers (behaviour.md §8) as valibot schemas. Each accepts what a
-// client may send (JSON values, or the strings of a query or form body) and outputs the
-// normalised value. The input side of each schema is what /doc documents.
+// The reference's parameter parsers (behaviour reference: "Input parsing rules") as valibot
+// schemas. Each accepts what a client may send (JSON values, or the strings of a query or form
+// body) and outputs the normalised value. The input side of each schema is what /doc documents.
 import * as v from 'valibot';
 import { parsePhpTime } from '../time/php-time';
 import { isValidZoneName } from '../time/zone';

@@ -1,13 +1,12 @@
 // createCalendar: the typed operations of the five resources, usable without HTTP.
 import type { EncodedDataset } from '../dataset/codec';
 import { exportDataset, importDataset, type ImportOptions, type ImportSummary } from '../dataset/dataset';
-import { beginCall, type CallContext } from './call';
+import { beginCall, startCall, type CallContext } from './call';
 import { resolveConfig, type CalendarConfig, type CalendarOptions } from './config';
 import { eventFeed, singleEventFeed, type EventFeed, type FeedOptions } from './event-feed';
-import { getEvent, getEventBySlug, planEventList } from './event-read';
+import { eventListPlanner, getEvent, getEventBySlug } from './event-read';
 import { createEvent, deleteEvent, updateEvent } from './event-write';
 import { linkedPostOperations, type LinkedPostOperations } from './linked-posts';
-import { createScheduler } from './scheduler';
 import type { ListPlan, ListResult } from './list-urls';
 import type {
   EventCreateInput, EventDeleteBySlugInput, EventDeleteInput, EventGetBySlugInput, EventGetInput, EventListInput,
@@ -20,7 +19,6 @@ import type { Validated } from './validators';
 import { termOperations, type TermOperations } from './terms';
 import { readChanges } from '../changes/change-feed';
 import type { ChangeListener } from '../changes/change-events';
-import { createPruner } from '../changes/change-retention';
 import { webhookOperations, type WebhookOperations } from '../changes/webhook-endpoints';
 import type { ChangesJson } from '../represent/change-schemas';
 import type { ChangesInput } from './inputs';
@@ -96,46 +94,34 @@ export interface ChangeOperations {
 /** A calendar over a storage adapter. */
 export function createCalendar(options: CalendarOptions): Calendar {
   const config = resolveConfig(options);
-  const publishDue = createScheduler(config);
-  const pruneDue = createPruner(config);
-  const call = (ctx?: CallContext) => beginCall(config, ctx);
-  // Every operation first publishes the scheduled posts that are due (a sweep at most every 30 s)
-  // and moves the recurrence horizon along when it lags (a storage read at most when it does).
-  const scheduled = <T extends object>(ops: T): T => Object.fromEntries(Object.entries(ops).map(([name, op]) => [
-    name,
-    async (...args: unknown[]) => {
-      await publishDue();
-      // A horizon that cannot move now (a busy storage) moves on a later operation; this one goes on.
-      await config.horizon.roll(call()).catch(() => undefined);
-      await pruneDue();
-      return (op as (...a: unknown[]) => unknown)(...args);
-    },
-  ])) as T;
+  // Every operation first does what is due: scheduled posts, the recurrence horizon, the change log's retention (startCall).
+  const call = (ctx?: CallContext) => startCall(config, ctx);
+  const planEventList = eventListPlanner(config);
   return {
     config,
-    events: scheduled<EventOperations>({
-      list: async (input = {}, ctx) => (await planEventList(call(ctx), input)).run(),
-      planList: (input = {}, ctx) => planEventList(call(ctx), input),
-      get: (input, ctx) => getEvent(call(ctx), input),
-      getBySlug: (input, ctx) => getEventBySlug(call(ctx), input),
-      create: (input, ctx) => createEvent(call(ctx), input),
-      update: (input, ctx) => updateEvent(call(ctx), input, 'replace', 'id'),
-      updateBySlug: (input, ctx) => updateEvent(call(ctx), input, 'replace', 'slug'),
-      patch: (input, ctx) => updateEvent(call(ctx), input, 'patch', 'id'),
-      patchBySlug: (input, ctx) => updateEvent(call(ctx), input, 'patch', 'slug'),
-      delete: (input, ctx) => deleteEvent(call(ctx), input, 'id'),
-      deleteBySlug: (input, ctx) => deleteEvent(call(ctx), input, 'slug'),
-      feed: (input = {}, ctx, feedOptions) => eventFeed(call(ctx), input, feedOptions),
-      feedOne: (input, ctx, feedOptions) => singleEventFeed(call(ctx), input, feedOptions?.by ?? 'id', feedOptions),
-    }),
-    venues: scheduled(linkedPostOperations('venue', config)),
-    organizers: scheduled(linkedPostOperations('organizer', config)),
-    categories: scheduled(termOperations('category', config)),
-    tags: scheduled(termOperations('tag', config)),
+    events: {
+      list: async (input = {}, ctx) => (await planEventList(await call(ctx), input)).run(),
+      planList: async (input = {}, ctx) => planEventList(await call(ctx), input),
+      get: async (input, ctx) => getEvent(await call(ctx), input),
+      getBySlug: async (input, ctx) => getEventBySlug(await call(ctx), input),
+      create: async (input, ctx) => createEvent(await call(ctx), input),
+      update: async (input, ctx) => updateEvent(await call(ctx), input, 'replace', 'id'),
+      updateBySlug: async (input, ctx) => updateEvent(await call(ctx), input, 'replace', 'slug'),
+      patch: async (input, ctx) => updateEvent(await call(ctx), input, 'patch', 'id'),
+      patchBySlug: async (input, ctx) => updateEvent(await call(ctx), input, 'patch', 'slug'),
+      delete: async (input, ctx) => deleteEvent(await call(ctx), input, 'id'),
+      deleteBySlug: async (input, ctx) => deleteEvent(await call(ctx), input, 'slug'),
+      feed: async (input = {}, ctx, feedOptions) => eventFeed(await call(ctx), input, feedOptions),
+      feedOne: async (input, ctx, feedOptions) => singleEventFeed(await call(ctx), input, feedOptions?.by ?? 'id', feedOptions),
+    },
+    venues: linkedPostOperations('venue', config),
+    organizers: linkedPostOperations('organizer', config),
+    categories: termOperations('category', config),
+    tags: termOperations('tag', config),
     importDataset: (dataset, importOptions) => importDataset(config, dataset, importOptions),
     exportDataset: () => exportDataset(config.storage),
-    extendRecurrences: () => config.horizon.roll(call()),
-    changes: scheduled<ChangeOperations>({ list: (input = {}, ctx) => readChanges(call(ctx), input) }),
+    extendRecurrences: () => config.horizon.roll(beginCall(config)),
+    changes: { list: async (input = {}, ctx) => readChanges(await call(ctx), input) },
     webhooks: webhookOperations(config),
     on: (_event, listener) => config.changeEvents.on(listener),
     off: (_event, listener) => config.changeEvents.off(listener),

@@ -3,7 +3,7 @@
 import { msg } from '../messages';
 import { permissionsFor, type Permissions, type Principal } from '../auth/capabilities';
 import { CalendarError } from '../errors';
-import type { ArgContext } from '../input/args';
+import { newArgMemo, type ArgContext } from '../input/args';
 import type { LinkBase } from '../represent/links';
 import type { Storage, StorageTransaction } from '../storage/storage';
 import type { CalendarConfig } from './config';
@@ -35,10 +35,23 @@ export interface Call {
   readonly preconditions: Preconditions | undefined;
 }
 
+/**
+ * The start of an operation: the scheduled posts that are due are published first (a sweep at
+ * most every 30 s), the recurrence horizon moved along when it lags (a storage read at most
+ * when it does) and the change log pruned (at most hourly); then the call begins.
+ */
+export async function startCall(config: CalendarConfig, ctx?: CallContext): Promise<Call> {
+  await config.publishDue();
+  // A horizon that cannot move now (a busy storage) moves on a later operation; this one goes on.
+  await config.horizon.roll(beginCall(config)).catch(() => undefined);
+  await config.pruneDue();
+  return beginCall(config, ctx);
+}
+
 export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
   const permissions = permissionsFor(ctx.principal, config.roles, config.authorize);
   const now = config.now();
-  const links = ctx.links ?? { siteUrl: config.siteUrl, apiRoot: `${config.siteUrl}/cal/events/v1` };
+  const links = ctx.links ?? { siteUrl: config.siteUrl, apiRoot: config.apiRoot };
   return {
     config,
     storage: config.storage,
@@ -46,7 +59,7 @@ export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
     principal: ctx.principal,
     now,
     links,
-    args: { storage: config.storage, config, permissions, now, memo: new Map() },
+    args: { storage: config.storage, config, permissions, now, memo: newArgMemo() },
     preconditions: ctx.preconditions,
   };
 }
@@ -58,7 +71,7 @@ export interface WriteCall extends Call {
 
 /** The same call reading and writing through a transaction's storage (with values memoised afresh). */
 export function withStorage(call: Call, storage: StorageTransaction): WriteCall {
-  return { ...call, storage, args: { ...call.args, storage, memo: new Map() } };
+  return { ...call, storage, args: { ...call.args, storage, memo: newArgMemo() } };
 }
 
 /** The refusal of a permission check: 401 for anonymous callers, 403 otherwise (on the wire). */

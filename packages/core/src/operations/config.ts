@@ -1,12 +1,14 @@
 // Calendar options, and their resolved form that every operation reads.
+import { createScheduler, type PublishDue } from './scheduler';
 import { DEFAULT_ROLES, type Authorize, type Principal, type RoleTable } from '../auth/capabilities';
 import { DEFAULT_CURRENCY, type CurrencyDefaults } from '../domain/cost';
 import { MAX_ID, type EventRecord, type ImageRecord } from '../model/records';
 import type { Storage } from '../storage/storage';
 import { resolveZone, type Zone } from '../time/zone';
 import { isAllowedUrl } from '../input/wire-schemas';
-import { createPlanCache, type PlanCache } from './plan-cache';
 import { createRenderCache, type RenderCache } from './render-cache';
+import { createListBudget, type ListBudget } from './plan-cache';
+import { createPruner } from '../changes/change-retention';
 import type { UidForm } from '../ical/feed-writer';
 import type { RecurrenceSettings } from '../recurrence/occurrences';
 import { createHorizonKeeper, type HorizonKeeper } from '../recurrence/horizon';
@@ -76,6 +78,13 @@ export interface CalendarOptions {
   readonly geoRadiusKm?: number;
   /** The site's home URL for permalinks and global ids when a call gives no links. @default 'http://localhost' */
   readonly siteUrl?: string;
+  /**
+   * The API root for the addresses in answers (`rest_url`, `urls`) when a call gives no links
+   * (calls made directly, without HTTP; the HTTP binding gives each call the address it was
+   * reached under, namespace included).
+   * @default the site URL
+   */
+  readonly apiRoot?: string;
   /** Currency shown with costs that store none. @default { symbol: '$', position: 'prefix', code: 'USD' } */
   readonly currency?: Partial<CurrencyDefaults>;
   /**
@@ -161,10 +170,18 @@ export interface CalendarConfig {
   readonly tickets: ((event: EventRecord) => boolean) | 'stored' | undefined;
   readonly geoRadiusKm: number;
   readonly siteUrl: string;
+  readonly apiRoot: string;
   readonly currency: CurrencyDefaults;
   readonly renderCache: RenderCache;
-  /** Parsed lists, for lists asked again (plan-cache.ts). */
-  readonly plans: PlanCache;
+  /**
+   * How many parsed lists each list operation keeps for lists asked again, and the bytes of
+   * the lists they read that all of them keep together (plan-cache.ts).
+   */
+  readonly listCache: { readonly plans: number; readonly budget: ListBudget };
+  /** Publishes the scheduled posts that are due; every operation awaits it first (scheduler.ts). */
+  readonly publishDue: PublishDue;
+  /** Removes change log entries and failed deliveries past the retention; every operation awaits it first (change-retention.ts). */
+  readonly pruneDue: () => Promise<void>;
   readonly ical: { readonly maxEvents: number; readonly uid: UidForm; readonly name: string | undefined; readonly refreshMinutes: number };
   readonly recurrence: RecurrenceSettings;
   /** Keeps the recurrence horizon (recurrence/horizon.ts). */
@@ -201,6 +218,7 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     if (!Number.isInteger(n) || n < 1) throw new TypeError(`evcal: ical.${name} must be a positive integer`);
   }
   if (ical.uid !== 'stable' && ical.uid !== 'reference') throw new TypeError('evcal: ical.uid must be "stable" or "reference"');
+  const siteUrl = (options.siteUrl ?? 'http://localhost').replace(/\/+$/, '');
   const recurrence = {
     horizonMonths: options.recurrence?.horizonMonths ?? 24,
     maxHorizonMonths: options.recurrence?.maxHorizonMonths ?? 120,
@@ -218,9 +236,12 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
   };
   const onError = options.onError ?? ((error: unknown) => console.error('evcal:', error));
   const changeEvents = createChangeEvents(onError);
+  // Every write is recorded in the change log (changes/change-recorder.ts).
+  const storage = recordingStorage(options.storage, { now, committed: (entries) => changeEvents.emit(entries) });
+  const changeRetentionMs = retentionDays * 86_400_000;
+  const keepsLists = options.renderCache !== 0;
   return {
-    // Every write is recorded in the change log (changes/change-recorder.ts).
-    storage: recordingStorage(options.storage, { now, committed: (entries) => changeEvents.emit(entries) }),
+    storage,
     timezone,
     zone,
     now,
@@ -232,14 +253,17 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     images: options.images ?? urlImages,
     tickets: options.tickets,
     geoRadiusKm: options.geoRadiusKm ?? 50,
-    siteUrl: (options.siteUrl ?? 'http://localhost').replace(/\/+$/, ''),
+    siteUrl,
+    apiRoot: (options.apiRoot ?? siteUrl).replace(/\/+$/, ''),
     currency: { ...DEFAULT_CURRENCY, ...options.currency },
     renderCache: createRenderCache(options.renderCache ?? 5000),
-    plans: createPlanCache(options.renderCache === 0 ? { plans: 0, bytes: 0 } : { plans: 512, bytes: options.listCacheBytes ?? 16 * 1024 * 1024 }),
+    listCache: { plans: keepsLists ? 512 : 0, budget: createListBudget(keepsLists ? options.listCacheBytes ?? 16 * 1024 * 1024 : 0) },
+    publishDue: createScheduler({ storage, now }),
+    pruneDue: createPruner({ storage, now, changeRetentionMs, onError }),
     ical,
     recurrence,
     horizon: createHorizonKeeper({ recurrence }),
-    changeRetentionMs: retentionDays * 86_400_000,
+    changeRetentionMs,
     changeEvents,
     onError,
   };

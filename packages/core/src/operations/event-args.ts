@@ -1,4 +1,5 @@
-// Arguments of the event routes (interface.md; behaviour.md §2.1, §3.1, §4.1, §4.2).
+// Arguments of the event routes (interface.md; behaviour reference: "GET /events", "Events, single
+// GET", "Event create", "Event update").
 import { msg, type Message } from '../messages';
 import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';

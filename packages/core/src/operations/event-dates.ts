@@ -1,7 +1,8 @@
-// The date window of `GET /events` (behaviour.md §2.1.3 with evcal's decisions in §10.1/§10.6):
-// defaults computed per request, whole-day bounds unless `strict_dates`, relative bounds
-// switching the defaults off, and `include` keeping the default window. Every bound ends up
-// as a UTC instant compared with the events' UTC start and end.
+// The date window of `GET /events` (behaviour reference: "Date filtering: the exact algorithm" with
+// evcal's decisions in "Date windows compare UTC instants"/"Effective defaults"): defaults computed
+// per request, whole-day bounds unless `strict_dates`, relative bounds switching the defaults off,
+// and `include` keeping the default window. Every bound ends up as a UTC instant compared with the
+// events' UTC start and end.
 import type { InstantRange } from '../query/query-types';
 import { boundDate, strictInstant } from '../time/interpret';
 import { addDays, daysInMonth, endOfDay, formatWall, startOfDay, wallFromEpochUtc, type WallClock } from '../time/wall-clock';
@@ -62,7 +63,10 @@ export function dateWindow({ values, strict, include, site, now }: DateWindowInp
   if (bounds.ends_after !== undefined) end.gt = bounds.ends_after;
   if (bounds.ends_before !== undefined) end.lt = bounds.ends_before;
   const shown: Partial<Record<DateParam, string>> = {};
-  for (const [param, instant] of Object.entries(bounds) as [DateParam, number][]) shown[param] = formatWall(instantToWall(instant, site));
+  for (const param of DATE_PARAMS) {
+    const instant = bounds[param];
+    if (instant !== undefined) shown[param] = formatWall(instantToWall(instant, site));
+  }
   return {
     ...(Object.keys(start).length ? { start } : {}),
     ...(Object.keys(end).length ? { end } : {}),

@@ -63,13 +63,11 @@ export async function eventFeed(call: Call, input: Input, options: FeedOptions =
 
 /** `GET /events/{id}.ics` and `/events/by-slug/{slug}.ics`: one event, with the checks of a single read. */
 export async function singleEventFeed(call: Call, input: Input, by: 'id' | 'slug', options: FeedOptions = {}): Promise<EventFeed> {
-  const key: ArgSpecs = by === 'id' ? { id: eventPathIdArg } : { slug: eventSlugArg };
-  const specs: ArgSpecs = { ...key, ...eventReadArgs };
-  const { values } = await parseArgs(specs, input, call.args);
-  const event = by === 'id'
-    ? await findEventOrFail(call, values.id as number)
-    : (await call.storage.events.getBySlug(values.slug as string))!;
-  const unlock = { password: values.password as string | undefined, context: values.context as string | undefined };
+  const key: { id: typeof eventPathIdArg } | { slug: typeof eventSlugArg } = by === 'id' ? { id: eventPathIdArg } : { slug: eventSlugArg };
+  const { values } = await parseArgs({ ...key, ...eventReadArgs }, input, call.args);
+  const { id = 0, slug = '' }: { id?: number; slug?: string } = values;
+  const event = by === 'id' ? await findEventOrFail(call, id) : (await call.storage.events.getBySlug(slug))!;
+  const unlock = { password: values.password, context: values.context };
   assertReadable(call, event, unlock);
   const query: EventQuery = { records: event.occurrence ? 'listed' : 'stored', statuses: [event.status], excludeHidden: false, ids: [event.id], sort: [{ field: 'id', direction: 'asc' }] };
   return feedOf(call, 'event', query, unlock, 1, options);

@@ -1,5 +1,6 @@
-// The `venue` and `organizer` values of an event write (behaviour.md §4.6): ids, `{id}`
-// objects, inline data that creates (or reuses) a record, lists of those, or an empty value.
+// The `venue` and `organizer` values of an event write (behaviour reference: "Linking venues and
+// organizers from an event"): ids, `{id}` objects, inline data that creates (or reuses) a record,
+// lists of those, or an empty value.
 import type { Message } from '../messages';
 import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
@@ -70,20 +71,25 @@ function normaliseLinkedValue(x: unknown): LinkedValue | undefined {
     if (items.length === 0) return { kind: 'empty' };
     const refs: LinkedRef[] = [];
     for (const item of items) {
-      const ref = typeof item === 'object' && item !== null && !Array.isArray(item)
-        ? objectRef(item as Record<string, unknown>)
+      const ref = isRecord(item)
+        ? objectRef(item)
         : typeof item === 'number' || typeof item === 'string' ? idRef(item) : undefined;
       if (!ref) return undefined;
       refs.push(ref);
     }
     return { kind: 'refs', refs };
   }
-  if (typeof x === 'object' && x !== null) {
+  if (isRecord(x)) {
     if (Object.keys(x).length === 0) return { kind: 'empty' };
-    const ref = objectRef(x as Record<string, unknown>);
+    const ref = objectRef(x);
     return ref ? { kind: 'refs', refs: [ref] } : undefined;
   }
   return undefined;
+}
+
+/** A JSON object (not an array). */
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
 function idRef(x: number | string): LinkedRef | undefined {

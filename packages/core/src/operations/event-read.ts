@@ -1,4 +1,5 @@
-// Reading events: the list (behaviour.md §2.1) and single reads by id or slug (§3.1).
+// Reading events: the list (behaviour reference: "GET /events") and single reads by id or slug
+// ("Events, single GET").
 import { msg } from '../messages';
 import { CalendarError } from '../errors';
 import { parseArgs, type ArgValues } from '../input/args';
@@ -6,6 +7,8 @@ import type { EventRecord } from '../model/records';
 import { eventSearchWords } from '../query/text-match';
 import type { EventQuery, EventSortKey } from '../query/query-types';
 import type { Call } from './call';
+import type { CalendarConfig } from './config';
+import { createPlanCache, type PlanCache } from './plan-cache';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { renderEvent, renderEventsJson } from './event-render';
@@ -21,9 +24,25 @@ import type { EventJson, EventListJson } from '../represent/schemas';
 type Input = Readonly<Record<string, unknown>>;
 type ListValues = ArgValues<typeof eventListArgs>;
 
+/** `GET /events` of one calendar: its plans kept for lists asked again (plan-cache.ts). */
+export function eventListPlanner(config: CalendarConfig): (call: Call, input: Input) => Promise<ListPlan<EventListJson>> {
+  const plans: PlanCache<EventListPlan, ListResult<EventListJson>> = createPlanCache(config.listCache);
+  return (call, input) => planEventList(call, input, plans);
+}
+
+interface EventListPlan {
+  readonly values: ListValues;
+  readonly built: Awaited<ReturnType<typeof buildQuery>>;
+  readonly page: number;
+  readonly perPage: number;
+  readonly validator: string;
+}
+
 /** `GET /events`: parsed, validated and normalised; read by `run`. */
-export async function planEventList(call: Call, input: Input): Promise<ListPlan<EventListJson>> {
-  const plan = () => planWithCache(call, 'events', input, async (lastChange) => {
+async function planEventList(
+  call: Call, input: Input, plans: PlanCache<EventListPlan, ListResult<EventListJson>>,
+): Promise<ListPlan<EventListJson>> {
+  const plan = () => planWithCache(call, plans, input, async (lastChange) => {
     const { values, sent, page, perPage } = await parseList(call, eventListArgs, input);
     const built = await buildQuery(call, values, sent, page, perPage);
     const validator = listValidator(lastChange, ['events', built.query, built.shown, values, listViewKey(call)]);
@@ -37,7 +56,7 @@ export async function planEventList(call: Call, input: Input): Promise<ListPlan<
   const reach = queryReach(p.built.query);
   if (reach !== undefined && await call.config.horizon.reach(call, reach)) p = await plan();
   const planned = p;
-  return { validator: planned.validator, run: () => readList(call, planned, () => listEvents(call, planned.values, planned.built, planned.page, planned.perPage, planned.validator)) };
+  return { validator: planned.validator, run: () => readList(plans, planned, () => listEvents(call, planned.values, planned.built, planned.page, planned.perPage, planned.validator)) };
 }
 
 async function listEvents(
@@ -107,7 +126,7 @@ export function assertReadable(call: Call, event: EventRecord, unlock: { passwor
 
 async function readable(call: Call, event: EventRecord, unlock: { password?: string; context?: string }) {
   assertReadable(call, event, unlock);
-  // JSON-LD is left out for protected events, and for unpublished ones read anonymously (§1.7).
+  // JSON-LD is left out for protected events, and for unpublished ones read anonymously ("json_ld (single GET only)").
   const jsonLd = event.password === '' && (event.status === 'publish' || call.principal !== undefined);
   return renderEvent(call, event, { ...unlock, jsonLd, single: true });
 }

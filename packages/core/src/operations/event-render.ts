@@ -3,6 +3,7 @@
 import type { EventRecord } from '../model/records';
 import type { CountedTerm } from '../query/query-types';
 import { eventJson, relatedIds, type EventJson, type Related } from '../represent/event-json';
+import type { ArgMemo, MemoRecords } from '../input/args';
 import type { Call } from './call';
 import { isUnlocked, type Unlock } from './post-access';
 import { eventValidator, withValidator, type Validated } from './validators';
@@ -34,18 +35,20 @@ export async function loadRelated(call: Call, events: readonly EventRecord[]): P
  * organizers and terms it names, and rendering its answer need not read them again. Only
  * within one call, whose storage is one write transaction, where nothing else can change them.
  */
-export function remember(memo: Map<string, unknown>, kind: 'venue' | 'organizer' | 'category' | 'tag', records: readonly { id: number }[]): void {
-  for (const r of records) memo.set(`${kind}:${r.id}`, r);
+export function remember<K extends keyof MemoRecords>(memo: ArgMemo, kind: K, records: readonly MemoRecords[K][]): void {
+  const kept: Map<number, MemoRecords[K]> = memo.records[kind];
+  for (const r of records) kept.set(r.id, r);
 }
 
-async function recalled<R extends { id: number }>(
-  memo: Map<string, unknown>, kind: string, ids: readonly number[], read: (ids: number[]) => Promise<readonly R[]>,
-): Promise<readonly R[]> {
+async function recalled<K extends keyof MemoRecords, R extends MemoRecords[K]>(
+  memo: ArgMemo, kind: K, ids: readonly number[], read: (ids: number[]) => Promise<readonly R[]>,
+): Promise<readonly MemoRecords[K][]> {
+  const kept: Map<number, MemoRecords[K]> = memo.records[kind];
   if (ids.length === 0) return [];
-  const found: R[] = [];
+  const found: MemoRecords[K][] = [];
   const missing: number[] = [];
   for (const id of ids) {
-    const r = memo.get(`${kind}:${id}`) as R | undefined;
+    const r = kept.get(id);
     if (r) found.push(r);
     else missing.push(id);
   }

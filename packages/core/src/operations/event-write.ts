@@ -1,11 +1,12 @@
-// Writing events (behaviour.md §4.1-§4.3, §4.6, §10.2-§10.4, §10.9). POST and PUT on an
-// existing event replace it as the reference does (omitted fields take their defaults);
-// PATCH changes only the fields sent.
+// Writing events (behaviour reference: "Event create" through "Event delete", "Linking venues and
+// organizers from an event", "Organizers on a POST/PUT update" through "End before start",
+// "Explicitly empty links"). POST and PUT on an existing event replace it as the reference does
+// (omitted fields take their defaults); PATCH changes only the fields sent.
 import { msg } from '../messages';
 import { CalendarError, invalidParam } from '../errors';
-import { parseArgs, type ArgSpecs } from '../input/args';
+import { parseArgs, type ArgValues } from '../input/args';
 import { parseCostInput } from '../domain/cost';
-import type { EventRecord, PostKind, PostRecord, PostStatus } from '../model/records';
+import type { EventRecord, PostKind, PostRecord } from '../model/records';
 import type { LinkedPostKind } from '../query/linked-post-engine';
 import { eventWallClock, utcWallClock } from '../time/interpret';
 import { endOfDay, formatWall, parseWall, startOfDay } from '../time/wall-clock';
@@ -27,7 +28,10 @@ import { runWrite } from './write';
 import type { EventJson } from '../represent/schemas';
 
 type Input = Readonly<Record<string, unknown>>;
-type Values = Record<string, unknown>;
+/** The parsed values of an event write. */
+export type EventWriteValues = ArgValues<ReturnType<typeof eventWriteArgs>>;
+/** The parsed path parameter that names the event of an update or delete. */
+type EventKey = { readonly id?: number; readonly slug?: string };
 export type EventWriteMode = 'create' | 'replace' | 'patch';
 
 export async function createEvent(call: Call, input: Input): Promise<Validated<EventJson>> {
@@ -65,14 +69,16 @@ export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'p
  * The arguments of an update route. On by-slug routes `slug` names the event (the path
  * parameter, validated to exist), so the event's own `slug` field is not settable there.
  */
-export function eventUpdateArgs(mode: 'replace' | 'patch', by: 'id' | 'slug'): ArgSpecs {
+export function eventUpdateArgs(mode: 'replace' | 'patch', by: 'id' | 'slug') {
   const { slug, ...fields } = eventWriteArgs(mode);
-  return by === 'id' ? { id: eventPathIdArg, password: passwordArg, slug, ...fields, scope: scopeArg } : { slug: eventSlugArg, ...fields, scope: scopeArg };
+  return by === 'id' ? { id: eventPathIdArg, password: passwordArg, slug, ...fields, scope: scopeArg } : { ...fields, slug: eventSlugArg, scope: scopeArg };
 }
 
 /** DELETE: moves the event to the trash; 410 when it already is there. */
 export async function deleteEvent(call: Call, input: Input, by: 'id' | 'slug'): Promise<Validated<EventJson>> {
-  const key: ArgSpecs = by === 'id' ? { id: eventPathIdArg, scope: scopeArg } : { slug: eventSlugArg, scope: scopeArg };
+  const key: { id: typeof eventPathIdArg; scope: typeof scopeArg } | { slug: typeof eventSlugArg; scope: typeof scopeArg } = by === 'id'
+    ? { id: eventPathIdArg, scope: scopeArg }
+    : { slug: eventSlugArg, scope: scopeArg };
   const trashed = await runWrite(call, async (c) => {
     const { values } = await parseArgs(key, input, c.args);
     const event = await authorizeOnEvent(c, values, 'delete', by);
@@ -98,13 +104,13 @@ async function checkEventPreconditions(c: WriteCall, event: EventRecord): Promis
  * general capability, so that a missing event can be answered with 404. On by-slug routes
  * `slug` names the event (a body `slug` wins over the path, as parameters do everywhere).
  */
-async function authorizeOnEvent(call: Call, values: Values, verb: 'edit' | 'delete', by: 'id' | 'slug'): Promise<EventRecord> {
+async function authorizeOnEvent(call: Call, values: EventKey, verb: 'edit' | 'delete', by: 'id' | 'slug'): Promise<EventRecord> {
   const { storage, permissions } = call;
-  let post: { kind: PostKind; record: PostRecord } | undefined;
+  let post: { kind: 'event'; record: EventRecord } | { kind: Exclude<PostKind, 'event'>; record: PostRecord } | undefined;
+  const { id = 0, slug = '' } = values;
   if (by === 'slug') {
-    post = { kind: 'event', record: (await storage.events.getBySlug(values.slug as string))! };
-  } else if ((values.id as number) > 0) {
-    const id = values.id as number;
+    post = { kind: 'event', record: (await storage.events.getBySlug(slug))! };
+  } else if (id > 0) {
     const found = (await storage.events.get(id)) ?? undefined;
     const venue = found ? undefined : await storage.venues.get(id);
     const organizer = found || venue ? undefined : await storage.organizers.get(id);
@@ -116,8 +122,8 @@ async function authorizeOnEvent(call: Call, values: Values, verb: 'edit' | 'dele
     ? verb === 'edit' ? permissions.canEdit(post.kind, post.record) : permissions.canDelete(post.kind, post.record)
     : permissions.can(verb === 'edit' ? 'edit_events' : 'delete_events');
   requirePermission(call, allowed);
-  if (post?.kind === 'event') return post.record as EventRecord;
-  return findEventOrFail(call, values.id as number);
+  if (post?.kind === 'event') return post.record;
+  return findEventOrFail(call, id);
 }
 
 /** A new event before the create values are applied. */
@@ -133,8 +139,8 @@ export function blankEvent(id: number, authorId: number): EventRecord {
 }
 
 /** The event after applying validated write values to `base` (a blank event when creating). */
-export async function applyEventWrite(call: WriteCall, base: EventRecord, values: Values, mode: EventWriteMode): Promise<EventRecord> {
-  const has = (k: string) => values[k] !== undefined;
+export async function applyEventWrite(call: WriteCall, base: EventRecord, values: EventWriteValues, mode: EventWriteMode): Promise<EventRecord> {
+  const has = (k: keyof EventWriteValues) => values[k] !== undefined;
   const keep = mode === 'patch';
   const site = call.config.zone;
   const now = stamps(call.now, site);
@@ -146,7 +152,7 @@ export async function applyEventWrite(call: WriteCall, base: EventRecord, values
   const zone = resolveZone(zoneName)!;
 
   // Dates: a date not sent keeps the stored one (local wall clock, re-read in the new zone).
-  const allDay = has('all_day') ? (values.all_day as boolean) : keep ? base.allDay : false;
+  const allDay = values.all_day ?? (keep ? base.allDay : false);
   let start = has('start_date') ? eventWallClock(values.start_date, zone, call.now) : parseWall(base.startLocal)!;
   let end = has('end_date') ? eventWallClock(values.end_date, zone, call.now) : parseWall(base.endLocal)!;
   if (allDay) {
@@ -157,7 +163,7 @@ export async function applyEventWrite(call: WriteCall, base: EventRecord, values
   const endUtc = wallToInstant(end, zone);
   if (endUtc < startUtc) throw invalidParam('end_date', msg('The end date must not be before the start date.'));
 
-  const requested = values.status as PostStatus | undefined;
+  const requested = values.status;
   let status = keep && requested === undefined ? base.status : scaleBackStatus(call, requested);
   const explicit = explicitDates(
     has('date') ? formatWall(eventWallClock(values.date, zone, call.now)) : undefined,
@@ -169,23 +175,23 @@ export async function applyEventWrite(call: WriteCall, base: EventRecord, values
 
   const title = has('title') ? String(values.title).trim() : base.title;
   const slug = await resolveSlug({
-    requested: values.slug as string | undefined, current: base.slug, title, id: base.id, status,
+    requested: values.slug, current: base.slug, title, id: base.id, status,
     taken: async (s) => {
       const other = await call.storage.events.getBySlug(s);
       return other !== undefined && other.id !== base.id;
     },
   });
-  const flag = (k: string, current: boolean) => (has(k) ? (values[k] as boolean) : keep ? current : false);
+  const flag = (value: boolean | undefined, current: boolean) => value ?? (keep ? current : false);
   const cost = has('cost')
     ? parseCostInput(Array.isArray(values.cost) ? values.cost.map(String) : String(values.cost))
     : keep ? { cost: base.cost, symbol: base.currencySymbol, position: base.currencyPosition } : { cost: [], symbol: '', position: '' as const };
-  const image = has('image')
-    ? (values.image === '' ? null : (await resolveImage(values.image as string | number, call.args)) ?? null)
+  const image = values.image !== undefined
+    ? (values.image === '' ? null : (await resolveImage(values.image, call.args)) ?? null)
     : keep ? base.image : null;
 
   const event: EventRecord = {
     ...base,
-    authorId: has('author') ? (values.author as number) : base.authorId,
+    authorId: values.author ?? base.authorId,
     status,
     slug,
     title,
@@ -208,16 +214,17 @@ export async function applyEventWrite(call: WriteCall, base: EventRecord, values
     currencySymbol: cost.symbol,
     currencyPosition: cost.position,
     website: has('website') ? String(values.website).trim() : keep || mode === 'create' ? base.website : '',
-    showMap: flag('show_map', base.showMap),
-    showMapLink: flag('show_map_link', base.showMapLink),
-    hideFromListings: flag('hide_from_listings', base.hideFromListings),
-    sticky: flag('sticky', base.sticky),
-    featured: flag('featured', base.featured),
-    categoryIds: has('categories') ? await resolveTermsForWrite(call, 'category', values.categories as string[]) : base.categoryIds,
-    tagIds: has('tags') ? await resolveTermsForWrite(call, 'tag', values.tags as string[]) : base.tagIds,
-    venueIds: has('venue') ? await linkRefs(call, 'venue', values.venue as LinkedValue) : base.venueIds,
-    // An update through POST or PUT that omits organizers unlinks them (behaviour.md §10.2).
-    organizerIds: has('organizer') ? await linkRefs(call, 'organizer', values.organizer as LinkedValue) : mode === 'replace' ? [] : base.organizerIds,
+    showMap: flag(values.show_map, base.showMap),
+    showMapLink: flag(values.show_map_link, base.showMapLink),
+    hideFromListings: flag(values.hide_from_listings, base.hideFromListings),
+    sticky: flag(values.sticky, base.sticky),
+    featured: flag(values.featured, base.featured),
+    categoryIds: values.categories ? await resolveTermsForWrite(call, 'category', values.categories) : base.categoryIds,
+    tagIds: values.tags ? await resolveTermsForWrite(call, 'tag', values.tags) : base.tagIds,
+    venueIds: values.venue ? await linkRefs(call, 'venue', values.venue) : base.venueIds,
+    // An update through POST or PUT that omits organizers unlinks them (behaviour reference:
+    // "Organizers on a POST/PUT update").
+    organizerIds: values.organizer ? await linkRefs(call, 'organizer', values.organizer) : mode === 'replace' ? [] : base.organizerIds,
   };
   const tickets = call.config.tickets;
   return typeof tickets === 'function' ? { ...event, ticketed: tickets(event) } : event;
@@ -233,7 +240,7 @@ async function linkRefs(call: WriteCall, kind: LinkedPostKind, value: LinkedValu
     else {
       requirePermission(call, call.permissions.can(`edit_${kind}s`));
       const { values } = await parseArgs(linkedPostWriteArgs(kind, 'create'), ref.data, call.args);
-      id = await createOrReuse(call, kind, values as Values);
+      id = await createOrReuse(call, kind, values);
     }
     if (!ids.includes(id)) ids.push(id);
   }

@@ -1,4 +1,5 @@
-// Arguments of the venue and organizer routes (interface.md; behaviour.md §2.2, §4.4, §4.5).
+// Arguments of the venue and organizer routes (interface.md; behaviour reference: "GET /venues and
+// GET /organizers", "Venue and organizer create", "Venue and organizer update and delete").
 import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
 import { arg, type ArgSpec, type ArgSpecs } from '../input/args';

@@ -1,8 +1,10 @@
-// Venue and organizer operations (behaviour.md §2.2, §3.2, §4.4, §4.5): one implementation for
-// both kinds, which differ only in their name field and their text fields.
+// Venue and organizer operations (behaviour reference: "GET /venues and GET /organizers", "Venues
+// and organizers, single GET", "Venue and organizer create", "Venue and organizer update and
+// delete"): one implementation for both kinds, which differ only in their name field and their text
+// fields.
 import { msg } from '../messages';
 import { CalendarError } from '../errors';
-import { parseArgs, type ArgSpecs, type ArgValues } from '../input/args';
+import { parseArgs, type ArgValues } from '../input/args';
 import type { OrganizerRecord, PostStatus, VenueRecord } from '../model/records';
 import { foldText, fragmentWords } from '../query/text-match';
 import type { LinkedPostKind } from '../query/linked-post-engine';
@@ -12,14 +14,15 @@ import { redactProtected } from '../represent/redact';
 import type { LinkedPostCollection } from '../storage/storage';
 import { siteWallClock, utcWallClock } from '../time/interpret';
 import { resolveZone } from '../time/zone';
-import { beginCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
+import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
+import { createPlanCache, type PlanCache } from './plan-cache';
 import {
-  linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, META_FIELDS, readArgs,
+  linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, readArgs, type OrganizerWriteArgs, type VenueWriteArgs,
 } from './linked-post-args';
-import { listLinks, listResult, parseList, planWithCache, readList, listViewKey, pageOffset, postListBody, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listLinks, listResult, parseList, planWithCache, readList, listViewKey, pageOffset, listFields, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { remember } from './event-render';
-import { explicitDates, isUnlocked, type Unlock } from './post-access';
+import { explicitDates, isUnlocked } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
 import { MODIFIED_PARAMS, modifiedRange, resolveImage } from './shared-args';
 import { EDITOR_STATUSES, PUBLIC_STATUSES, visibility, type Visibility } from './status-filter';
@@ -33,7 +36,13 @@ import type { OrganizerWriteInput, VenueWriteInput } from './inputs';
 import type { Validated } from './validators';
 
 type LinkedRecord = VenueRecord | OrganizerRecord;
-type Values = Record<string, unknown>;
+/**
+ * The parsed write values of a venue or an organizer: one type for both kinds (each kind's
+ * values have a subset of its keys). `slug` comes from datasets, whose records name theirs.
+ */
+export type LinkedPostWriteValues = ArgValues<VenueWriteArgs> & ArgValues<OrganizerWriteArgs> & { slug?: string };
+/** The parsed path parameter that names the record. */
+type PostKey = { readonly id?: number; readonly slug?: string };
 type Input = Readonly<Record<string, unknown>>;
 
 const NOT_TRASHED: readonly PostStatus[] = ['publish', 'future', 'draft', 'pending', 'private', 'auto-draft', 'inherit'];
@@ -68,29 +77,30 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
   const byId = { id: linkedPostIdArg(kind) };
   const bySlug = { slug: linkedPostSlugArg(kind) };
 
-  const locate = async <S extends ArgSpecs>(call: Call, specs: S, input: Input) => {
-    const { values } = await parseArgs(specs, input, call.args);
-    const v = values as Values;
+  type Key = typeof byId | typeof bySlug;
+  /** The record the parsed path parameter names (validation made sure it exists). */
+  const locate = async (call: Call, key: PostKey): Promise<LinkedRecord> => {
     const coll = collection(call);
-    const post = (v.id !== undefined ? await coll.get(v.id as number) : await coll.getBySlug(v.slug as string))!;
-    return { values: v, post };
+    return (key.id !== undefined ? await coll.get(key.id) : await coll.getBySlug(key.slug ?? ''))!;
   };
 
-  const read = async (specs: ArgSpecs, input: Input, ctx?: CallContext) => {
-    const call = beginCall(config, ctx);
-    const { values, post } = await locate(call, { ...specs, ...readArgs }, input);
+  const read = async (specs: Key, input: Input, ctx?: CallContext) => {
+    const call = await startCall(config, ctx);
+    const { values } = await parseArgs({ ...specs, ...readArgs }, input, call.args);
+    const post = await locate(call, values);
     if (!call.permissions.canRead(kind, post)) {
       throw new CalendarError(`${kind}_not_accessible`, kind === 'venue' ? msg('The requested venue is not accessible') : msg('The requested organizer is not accessible'));
     }
-    const unlocked = isUnlocked(call, kind, post, values as Unlock);
+    const unlocked = isUnlocked(call, kind, post, values);
     const body = render(call, post, { jsonLd: unlocked });
     return withValidator(unlocked ? body : redactProtected(body), linkedPostValidator(kind, post));
   };
 
-  const write = async (specs: ArgSpecs, input: Input, ctx: CallContext | undefined, mode: 'replace' | 'patch') => {
-    const call = beginCall(config, ctx);
+  const write = async (specs: Key, input: Input, ctx: CallContext | undefined, mode: 'replace' | 'patch') => {
+    const call = await startCall(config, ctx);
     const next = await runWrite(call, async (c) => {
-      const { values, post } = await locate(c, { ...specs, ...updateArgs }, input);
+      const { values } = await parseArgs({ ...specs, ...updateArgs }, input, c.args);
+      const post = await locate(c, values);
       requirePermission(c, c.permissions.canEdit(kind, post));
       checkPreconditions(c.preconditions, () => linkedPostValidator(kind, post));
       const updated = await applyWrite(c, kind, post, values, mode);
@@ -100,10 +110,11 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
     return withValidator(render(call, next), linkedPostValidator(kind, next));
   };
 
-  const remove = async (specs: ArgSpecs, input: Input, ctx?: CallContext) => {
-    const call = beginCall(config, ctx);
+  const remove = async (specs: Key, input: Input, ctx?: CallContext) => {
+    const call = await startCall(config, ctx);
     const trashed = await runWrite(call, async (c) => {
-      const { post } = await locate(c, specs, input);
+      const { values } = await parseArgs(specs, input, c.args);
+      const post = await locate(c, values);
       requirePermission(c, c.permissions.canDelete(kind, post));
       if (post.status === 'trash') throw new CalendarError(`${kind}_in_trash`, kind === 'venue' ? msg('The venue is already trashed') : msg('The organizer is already trashed'));
       checkPreconditions(c.preconditions, () => linkedPostValidator(kind, post));
@@ -111,7 +122,8 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       const slug = await resolveSlug({ requested: undefined, current: post.slug, title: post.title, id: post.id, status: 'trash', taken: async () => false });
       const record = { ...post, status: 'trash' as const, slug, modified: now.local, modifiedUtc: now.utc, revision: c.storage.change };
       await collection(c).replace(record);
-      // Deleting a venue or organizer unlinks it from every event (behaviour.md §10.8).
+      // Deleting a venue or organizer unlinks it from every event (behaviour reference: "Deleting a
+      // venue or organizer unlinks it").
       await c.storage.events.unlink(kind, post.id, c.storage.change);
       return record;
     });
@@ -133,26 +145,31 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       ['has_events', values.has_events === undefined ? undefined : values.has_events ? 1 : 0],
       ['only_with_upcoming', values.only_with_upcoming ? 1 : undefined],
       ['status', visible.requested.join(',')],
-      ['modified_after', values.modified_after as string | number | undefined], ['modified_before', values.modified_before as string | number | undefined],
+      ['modified_after', values.modified_after], ['modified_before', values.modified_before],
     ], page, page < pages, page > 1 && page - 1 <= pages);
-    const items = result.items.map((post) => {
-      const body = render(call, post);
-      return isUnlocked(call, kind, post, values as Unlock) ? body : redactProtected(body);
-    });
-    return listResult({ body: postListBody(`${kind}s`, items, links, result.total, pages) as VenueListJson | OrganizerListJson }, links, result.total, pages, validator);
+    const shown = <J extends VenueJson | OrganizerJson>(post: LinkedRecord, body: J) => (isUnlocked(call, kind, post, values) ? body : redactProtected(body));
+    const rest = listFields(links, result.total, pages);
+    const body = kind === 'venue'
+      ? { venues: result.items.filter(isVenue).map((post) => shown(post, venueJson(call.links, post))), ...rest }
+      : { organizers: result.items.filter(isOrganizer).map((post) => shown(post, organizerJson(call.links, post))), ...rest };
+    return listResult({ body }, links, result.total, pages, validator);
   };
 
+  const plans: PlanCache<{
+    values: ArgValues<typeof listArgs>; visible: Visibility; query: LinkedPostQuery; page: number; perPage: number; validator: string;
+  }, ListResult<VenueListJson | OrganizerListJson>> = createPlanCache(config.listCache);
+
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan<VenueListJson | OrganizerListJson>> => {
-    const call = beginCall(config, ctx);
-    const p = await planWithCache(call, `${kind}s`, input, async (lastChange) => {
+    const call = await startCall(config, ctx);
+    const p = await planWithCache(call, plans, input, async (lastChange) => {
       const { values, page, perPage } = await parseList(call, listArgs, input);
-      const visible = visibility(call.permissions, kind, values.status as string[] | undefined);
-      const query = listQuery(call, kind, values as Values, visible, page, perPage);
+      const visible = visibility(call.permissions, kind, values.status);
+      const query = listQuery(call, kind, values, visible, page, perPage);
       const validator = listValidator(lastChange, [kind, query, values, listViewKey(call)]);
       // only_with_upcoming counts events from this very instant; modified bounds may be relative.
       return { plan: { values, visible, query, page, perPage, validator }, keep: !values.only_with_upcoming && !MODIFIED_PARAMS.some((p) => values[p] !== undefined) };
     });
-    return { validator: p.validator, run: () => readList(call, p, () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator)) };
+    return { validator: p.validator, run: () => readList(plans, p, () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator)) };
   };
 
   return {
@@ -161,11 +178,11 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
     get: (input, ctx) => read(byId, input, ctx),
     getBySlug: (input, ctx) => read(bySlug, input, ctx),
     async create(input, ctx) {
-      const call = beginCall(config, ctx);
+      const call = await startCall(config, ctx);
       const post = await runWrite(call, async (c) => {
         const { values } = await parseArgs(createArgs, input, c.args);
         requirePermission(c, c.permissions.can(`edit_${kind}s`));
-        return (await collection(c).get(await createOrReuse(c, kind, values as Values)))!;
+        return (await collection(c).get(await createOrReuse(c, kind, values)))!;
       });
       return withValidator(render(call, post), linkedPostValidator(kind, post));
     },
@@ -178,21 +195,35 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
   };
 
   function collection(call: Call): LinkedPostCollection<LinkedRecord> {
-    return (kind === 'venue' ? call.storage.venues : call.storage.organizers) as LinkedPostCollection<LinkedRecord>;
+    return linkedCollection(call, kind);
   }
 
   function render(call: Call, post: LinkedRecord, options: { jsonLd?: boolean } = {}): VenueJson | OrganizerJson {
-    return kind === 'venue' ? venueJson(call.links, post as VenueRecord, options) : organizerJson(call.links, post as OrganizerRecord, options);
+    return isVenue(post) ? venueJson(call.links, post, options) : organizerJson(call.links, post, options);
   }
+}
+
+/** The collection of a kind, for code that handles both kinds alike. */
+function linkedCollection(call: Call, kind: LinkedPostKind): LinkedPostCollection<LinkedRecord> {
+  return kind === 'venue' ? call.storage.venues : call.storage.organizers;
+}
+
+function isVenue(post: LinkedRecord): post is VenueRecord {
+  return 'stateprovince' in post;
+}
+
+function isOrganizer(post: LinkedRecord): post is OrganizerRecord {
+  return !isVenue(post);
 }
 
 /**
  * Creates a venue or organizer from validated create values, or — when a non-trashed one has
  * the same name (and description, when one is given), ignoring case — reuses it, overwriting
- * its fields with the ones sent if the caller may edit it (behaviour.md §4.4). Returns the id.
+ * its fields with the ones sent if the caller may edit it (behaviour reference: "Venue and
+ * organizer create"). Returns the id.
  */
-export async function createOrReuse(call: WriteCall, kind: LinkedPostKind, values: Values): Promise<number> {
-  const coll = (kind === 'venue' ? call.storage.venues : call.storage.organizers) as LinkedPostCollection<LinkedRecord>;
+export async function createOrReuse(call: WriteCall, kind: LinkedPostKind, values: LinkedPostWriteValues): Promise<number> {
+  const coll = linkedCollection(call, kind);
   const name = String(values[kind]).trim();
   const description = values.description === undefined ? undefined : String(values.description).trim();
   const duplicate = (await coll.list({
@@ -205,7 +236,9 @@ export async function createOrReuse(call: WriteCall, kind: LinkedPostKind, value
   if (duplicate) {
     let kept = duplicate;
     if (call.permissions.canEdit(kind, duplicate)) {
-      kept = await applyWrite(call, kind, duplicate, pick(values, [...META_FIELDS[kind], 'show_map', 'show_map_link', 'image', 'geo_lat', 'geo_lng']), 'patch');
+      // The fields a reuse overwrites: all but the name, description, author, dates and status.
+      const { venue: _venue, organizer: _organizer, description: _description, author: _author, date: _date, date_utc: _dateUtc, status: _status, slug: _slug, ...fields } = values;
+      kept = await applyWrite(call, kind, duplicate, fields, 'patch');
       await coll.replace(kept);
     }
     remember(call.args.memo, kind, [kept]);
@@ -219,25 +252,26 @@ export async function createOrReuse(call: WriteCall, kind: LinkedPostKind, value
 }
 
 /** A new venue or organizer record from validated create values (no duplicate check). */
-export function newLinkedPost(call: WriteCall, kind: LinkedPostKind, id: number, values: Values): Promise<LinkedRecord> {
+export function newLinkedPost(call: WriteCall, kind: LinkedPostKind, id: number, values: LinkedPostWriteValues): Promise<LinkedRecord> {
   return applyWrite(call, kind, blankRecord(kind, id, call.principal?.id ?? 0), values, 'replace', true);
 }
 
 // ---- helpers ----
 
-function listQuery(call: Call, kind: LinkedPostKind, values: Values, visible: Visibility, page: number, perPage: number): LinkedPostQuery {
+function listQuery(call: Call, kind: LinkedPostKind, values: ArgValues<ReturnType<typeof linkedPostListArgs>>, visible: Visibility, page: number, perPage: number): LinkedPostQuery {
   // Events count only when the caller could see them in lists: editors see others' unpublished events.
   const seesOthersEvents = call.permissions.can('edit_others_events');
-  const search = values.search === undefined ? undefined : fragmentWords(String(values.search));
+  const search = values.search === undefined ? undefined : fragmentWords(values.search);
   return {
     statuses: visible.statuses,
     ...(visible.ownedBy ? { ownedBy: visible.ownedBy } : {}),
     ...(search && search.length > 0 ? { search } : {}),
-    ...(values.event !== undefined ? { eventId: values.event as number } : {}),
-    // has_events counts events that are not drafts or pending (behaviour.md §2.2); only published ones
-    // for callers who cannot see others' unpublished events.
+    ...(values.event !== undefined ? { eventId: values.event } : {}),
+    // has_events counts events that are not drafts or pending (behaviour reference: "GET /venues
+    // and GET /organizers"); only published ones for callers who cannot see others' unpublished
+    // events.
     ...(values.has_events !== undefined ? {
-      hasEvents: { value: values.has_events as boolean, eventStatuses: seesOthersEvents ? ['publish', 'future', 'private', 'trash'] : PUBLIC_STATUSES },
+      hasEvents: { value: values.has_events, eventStatuses: seesOthersEvents ? ['publish', 'future', 'private', 'trash'] : PUBLIC_STATUSES },
     } : {}),
     ...(values.only_with_upcoming ? {
       withEvents: { eventStatuses: seesOthersEvents ? EDITOR_STATUSES : PUBLIC_STATUSES, startingFrom: call.now },
@@ -264,14 +298,14 @@ function blankRecord(kind: LinkedPostKind, id: number, authorId: number): Linked
  * image and (venues) stateprovince their defaults; `patch` changes only what was sent.
  */
 async function applyWrite(
-  call: WriteCall, kind: LinkedPostKind, post: LinkedRecord, values: Values, mode: 'replace' | 'patch', creating = false,
+  call: WriteCall, kind: LinkedPostKind, post: LinkedRecord, values: LinkedPostWriteValues, mode: 'replace' | 'patch', creating = false,
 ): Promise<LinkedRecord> {
   const site = call.config.zone;
   const now = stamps(call.now, site);
-  const has = (k: string) => values[k] !== undefined;
-  const str = (k: string, fallback: string) => (has(k) ? String(values[k]).trim() : fallback);
+  const has = (k: keyof LinkedPostWriteValues) => values[k] !== undefined;
+  const str = (value: string | undefined, fallback: string) => (value !== undefined ? value.trim() : fallback);
 
-  const requested = values.status as PostStatus | undefined;
+  const requested = values.status;
   let status: PostStatus = mode === 'replace' || requested !== undefined ? scaleBackStatus(call, requested) : post.status;
   const explicit = explicitDates(
     has('date') ? siteWallClock(values.date, site, call.now) : undefined,
@@ -280,60 +314,60 @@ async function applyWrite(
   );
   const dates = publishDates(creating ? undefined : post, explicit, status, now);
   status = scheduleStatus(status, dates.dateUtc, call.now);
-  const title = str(kind, post.title);
-  const image = has('image')
-    ? (values.image === '' ? null : (await resolveImage(values.image as string | number, call.args)) ?? null)
+  const title = str(values[kind], post.title);
+  const image = values.image !== undefined
+    ? (values.image === '' ? null : (await resolveImage(values.image, call.args)) ?? null)
     : mode === 'replace' ? null : post.image;
   const slug = await resolveSlug({
-    requested: values.slug as string | undefined, current: post.slug, title, id: post.id, status, slugFromTitle: creating,
+    requested: values.slug, current: post.slug, title, id: post.id, status, slugFromTitle: creating,
     taken: async (s) => {
       const other = await (kind === 'venue' ? call.storage.venues : call.storage.organizers).getBySlug(s);
       return other !== undefined && other.id !== post.id;
     },
   });
-  const base = {
-    ...post,
-    authorId: has('author') ? (values.author as number) : post.authorId,
+  const common = {
+    authorId: values.author ?? post.authorId,
     status,
     slug,
     title,
-    description: str('description', post.description),
+    description: str(values.description, post.description),
     date: dates.date,
     dateUtc: dates.dateUtc,
     modified: now.local,
     modifiedUtc: now.utc,
     image,
     revision: call.storage.change,
-    phone: str('phone', post.phone),
-    website: str('website', post.website),
+    phone: str(values.phone, post.phone),
+    website: str(values.website, post.website),
   };
-  if (kind === 'organizer') return { ...(base as OrganizerRecord), email: str('email', (post as OrganizerRecord).email) };
+  if (!isVenue(post)) return { ...post, ...common, email: str(values.email, post.email) };
 
-  const venue = post as VenueRecord;
-  const flag = (k: 'show_map' | 'show_map_link', current: boolean) => (has(k) ? (values[k] as boolean) : mode === 'replace' ? true : current);
-  const fields = Object.fromEntries(['address', 'city', 'country', 'province', 'state', 'zip'].map((k) => [k, str(k, venue[k as keyof VenueRecord] as string)]));
-  const stateprovince = has('stateprovince') ? str('stateprovince', '') : mode === 'replace'
-    ? deriveStateProvince(str('state', ''), str('province', ''), str('country', ''))
+  const venue = post;
+  const flag = (value: boolean | undefined, current: boolean) => value ?? (mode === 'replace' ? true : current);
+  const stateprovince = values.stateprovince !== undefined ? values.stateprovince.trim() : mode === 'replace'
+    ? deriveStateProvince(str(values.state, ''), str(values.province, ''), str(values.country, ''))
     : venue.stateprovince;
   return {
-    ...(base as VenueRecord),
-    ...fields,
+    ...venue,
+    ...common,
+    address: str(values.address, venue.address),
+    city: str(values.city, venue.city),
+    country: str(values.country, venue.country),
+    province: str(values.province, venue.province),
+    state: str(values.state, venue.state),
+    zip: str(values.zip, venue.zip),
     stateprovince,
-    showMap: flag('show_map', venue.showMap),
-    showMapLink: flag('show_map_link', venue.showMapLink),
-    geoLat: has('geo_lat') ? (values.geo_lat as number) : venue.geoLat,
-    geoLng: has('geo_lng') ? (values.geo_lng as number) : venue.geoLng,
+    showMap: flag(values.show_map, venue.showMap),
+    showMapLink: flag(values.show_map_link, venue.showMapLink),
+    geoLat: values.geo_lat ?? venue.geoLat,
+    geoLng: values.geo_lng ?? venue.geoLng,
   };
 }
 
-/** The state for US venues (or with no country), else the province (behaviour.md §4.4). */
+/** The state for US venues (or with no country), else the province (behaviour reference: "Venue and organizer create"). */
 export function deriveStateProvince(state: string, province: string, country: string): string {
   if (state && (country === '' || /^(US|USA|United States( of America)?)$/i.test(country))) return state;
   return province;
-}
-
-function pick(values: Values, keys: readonly string[]): Values {
-  return Object.fromEntries(keys.filter((k) => values[k] !== undefined).map((k) => [k, values[k]]));
 }
 
 export type { ArgValues };

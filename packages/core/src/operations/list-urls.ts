@@ -1,6 +1,8 @@
 // The `rest_url`, `next_rest_url` and `previous_rest_url` of list envelopes, and the totals.
-import { parseArgs, type ArgSpecs, type ArgValues } from '../input/args';
+import { parseArgs, type ArgSpecs } from '../input/args';
+import type { EventListJson } from '../represent/schemas';
 import type { Call } from './call';
+import type { PlanCache } from './plan-cache';
 
 /** Ordered query parameters; undefined values are left out. */
 export type UrlParams = ReadonlyArray<readonly [string, string | number | undefined]>;
@@ -13,10 +15,11 @@ export interface ListLinks {
 
 /**
  * `rest_url` (with `page`), `next_rest_url` (`page` moved last) and `previous_rest_url`
- * (no `page` for page 2), percent-encoded as a form (behaviour.md §2.1.6, §10.5).
+ * (no `page` for page 2), percent-encoded as a form (behaviour reference: "How rest_url,
+ * next_rest_url and previous_rest_url are built", "rest_url encoding").
  */
 export function listLinks(base: string, params: UrlParams, page: number, hasNext: boolean, hasPrevious: boolean): ListLinks {
-  const rest = params.filter(([k, val]) => k !== 'page' && val !== undefined) as [string, string | number][];
+  const rest = params.flatMap(([k, val]): [string, string | number][] => (k !== 'page' && val !== undefined ? [[k, val]] : []));
   const encode = (pairs: [string, string | number][]) => new URLSearchParams(pairs.map(([k, val]): [string, string] => [k, String(val)])).toString();
   const url = (extra: [string, string | number][]) => {
     const qs = encode([...extra, ...rest]);
@@ -87,7 +90,8 @@ export function listResult<B extends object>(
   let json: string | undefined;
   return {
     get body() {
-      return (body ??= JSON.parse(this.json) as B);
+      // The text is this envelope's own serialisation (chunks), so it parses back to a B.
+      return (body ??= JSON.parse(this.json));
     },
     get json() {
       return (json ??= body !== undefined ? JSON.stringify(body) : chunks!.map((c) => utf8Decoder.decode(c)).join(''));
@@ -103,9 +107,9 @@ export function listResult<B extends object>(
   };
 }
 
-/** postListBody as UTF-8 JSON pieces, around the items' own. */
+/** A post list's envelope as UTF-8 JSON pieces, around the items' own. */
 export function postListJson(key: string, items: readonly Uint8Array[], links: ListLinks, total: number, pages: number): Uint8Array[] {
-  const rest = JSON.stringify(postListBody(key, [], links, total, pages));
+  const rest = JSON.stringify({ [key]: [], ...listFields(links, total, pages) });
   // `{"<key>":[],` … : the items go between the brackets, with commas between them.
   const open = JSON.stringify(key).length + 3;
   const out: Uint8Array[] = [utf8.encode(rest.slice(0, open))];
@@ -121,10 +125,12 @@ const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 const COMMA = utf8.encode(',');
 
-/** The envelope of the event, venue and organizer lists: the items first (`events`, `venues`…). */
-export function postListBody(key: string, items: unknown[], links: ListLinks, total: number, pages: number): Record<string, unknown> {
+/** The envelope keys of every list besides its items (`events`, `venues`…), as its schema declares them. */
+export type ListFields = Omit<EventListJson, 'events'>;
+
+/** The envelope of the event, venue and organizer lists, after their items: `{ venues: items, ...listFields(…) }`. */
+export function listFields(links: ListLinks, total: number, pages: number): ListFields {
   return {
-    [key]: items,
     rest_url: links.restUrl,
     ...(links.next ? { next_rest_url: links.next } : {}),
     ...(links.previous ? { previous_rest_url: links.previous } : {}),
@@ -136,9 +142,11 @@ export function postListBody(key: string, items: unknown[], links: ListLinks, to
 /** A list's parsed arguments, the page and its size. */
 export async function parseList<S extends ArgSpecs>(call: Call, specs: S, input: Readonly<Record<string, unknown>>) {
   const { values, sent } = await parseArgs(specs, input, call.args);
-  const page = values.page as number;
-  const perPage = Math.min(values.per_page as number, call.config.maxPerPage);
-  return { values: values as ArgValues<S>, sent, page, perPage };
+  // Every list declares `page` and `per_page` with defaults (shared-args.ts).
+  const paging: { readonly page?: unknown; readonly per_page?: unknown } = values;
+  const page = typeof paging.page === 'number' ? paging.page : 1;
+  const perPage = Math.min(typeof paging.per_page === 'number' ? paging.per_page : call.config.defaultPerPage, call.config.maxPerPage);
+  return { values, sent, page, perPage };
 }
 
 /**
@@ -146,8 +154,10 @@ export async function parseList<S extends ArgSpecs>(call: Call, specs: S, input:
  * list asked again is not read or rendered again. Each caller gets a result of its own over
  * the same encoded pieces (its `body` is parsed for it alone when it asks for it).
  */
-export async function readList<B extends object>(call: Call, plan: object, read: () => Promise<ListResult<B>>): Promise<ListResult<B>> {
-  const kept = await call.config.plans.read(plan, read, byteLength);
+export async function readList<P extends object, B extends object>(
+  plans: PlanCache<P, ListResult<B>>, plan: P, read: () => Promise<ListResult<B>>,
+): Promise<ListResult<B>> {
+  const kept = await plans.read(plan, read, byteLength);
   return listResult<B>({ chunks: kept.chunks }, kept, kept.total, kept.totalPages, kept.validator);
 }
 
@@ -162,10 +172,10 @@ function byteLength(result: ListResult<object>): number {
  * older than its validator), then the plan kept for the same arguments, or a new one
  * (plan-cache.ts). `make` tells whether its plan may be kept.
  */
-export async function planWithCache<P extends object>(
-  call: Call, list: string, input: Readonly<Record<string, unknown>>, make: (lastChange: number) => Promise<{ plan: P; keep: boolean }>,
+export async function planWithCache<P extends object, R>(
+  call: Call, plans: PlanCache<P, R>, input: Readonly<Record<string, unknown>>, make: (lastChange: number) => Promise<{ plan: P; keep: boolean }>,
 ): Promise<P> {
   const lastChange = await call.storage.lastChange();
-  return call.config.plans.plan(call, list, lastChange, input, () => make(lastChange));
+  return plans.plan(call, lastChange, input, () => make(lastChange));
 }
 

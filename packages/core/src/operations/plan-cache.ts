@@ -10,66 +10,93 @@
 // That is the same argument that lets the list's validator answer 304: a kept list is what
 // the request that shares its validator would read (or newer, when a write committed between
 // reading the counter and reading the list; never older).
+//
+// Each list operation has a cache of its own (typed by its plan and its result); the bytes of
+// the lists they keep share one budget per calendar.
 import type { Call } from './call';
 
 const DAY = 86_400_000;
 
-export interface PlanCache {
+/** The plans of one list (P) and the lists they read (R). */
+export interface PlanCache<P extends object, R> {
   /** The plan kept for these arguments, or what `make` gives (kept when it says it may be). */
-  plan<P extends object>(call: Call, list: string, lastChange: number, input: Readonly<Record<string, unknown>>, make: () => Promise<{ plan: P; keep: boolean }>): Promise<P>;
+  plan(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>, make: () => Promise<{ plan: P; keep: boolean }>): Promise<P>;
   /**
    * What `read` gives for a plan, read once while the plan is kept (concurrent callers share
    * the one read); plans that are not kept are read every time. `size` says how many bytes a
    * result holds, for the budget.
    */
-  read<R>(plan: object, read: () => Promise<R>, size: (result: R) => number): Promise<R>;
+  read(plan: P, read: () => Promise<R>, size: (result: R) => number): Promise<R>;
 }
 
-export interface PlanCacheLimits {
-  /** Plans kept at most; 0 keeps none (and no lists). */
-  readonly plans: number;
-  /** Bytes of kept lists at most; the least recently made go first. 0 keeps no lists. */
+/** The bytes every list cache of a calendar may keep together; the lists kept first go first. */
+export interface ListBudget {
+  /** The limit in bytes; 0 keeps no lists. */
   readonly bytes: number;
+  /** Counts a kept list in, then forgets the oldest others until the budget holds (or this one, when it alone exceeds it). */
+  hold(entry: Held): void;
+  /** Takes a list out (its plan is forgotten). */
+  release(entry: Held): void;
 }
 
-interface Entry {
-  readonly key: string;
-  readonly plan: object;
-  result?: Promise<unknown>;
+/** A kept list as the budget sees it. */
+interface Held {
+  result: Promise<unknown> | undefined;
   bytes: number;
 }
 
-/** A cache of plans and of the lists they read, within `limits`. */
-export function createPlanCache(limits: PlanCacheLimits): PlanCache {
-  const byKey = new Map<string, Entry>();
-  const byPlan = new WeakMap<object, Entry>();
-  let bytes = 0;
+export function createListBudget(bytes: number): ListBudget {
+  const held = new Set<Held>();
+  let total = 0;
+  const forget = (entry: Held) => {
+    if (!held.delete(entry)) return;
+    total -= entry.bytes;
+    entry.result = undefined;
+    entry.bytes = 0;
+  };
+  return {
+    bytes,
+    hold(entry) {
+      held.add(entry);
+      total += entry.bytes;
+      if (entry.bytes > bytes) return forget(entry);
+      for (const other of held) {
+        if (total <= bytes) return;
+        if (other !== entry) forget(other);
+      }
+    },
+    release: forget,
+  };
+}
 
-  const drop = (entry: Entry) => {
+interface Entry<P, R> {
+  readonly key: string;
+  readonly plan: P;
+  result: Promise<R> | undefined;
+  bytes: number;
+}
+
+/** The cache of one list: at most `plans` plans (0 keeps none, and no lists), its lists within `budget`. */
+export function createPlanCache<P extends object, R>(limits: { readonly plans: number; readonly budget: ListBudget }): PlanCache<P, R> {
+  const byKey = new Map<string, Entry<P, R>>();
+  const byPlan = new WeakMap<P, Entry<P, R>>();
+
+  const drop = (entry: Entry<P, R>) => {
     byKey.delete(entry.key);
     byPlan.delete(entry.plan);
-    bytes -= entry.bytes;
-  };
-  /** Forgets the oldest lists until the budget holds, keeping their plans. */
-  const trim = (keep: Entry) => {
-    for (const entry of byKey.values()) {
-      if (bytes <= limits.bytes) return;
-      if (entry === keep || entry.result === undefined) continue;
-      entry.result = undefined;
-      bytes -= entry.bytes;
-      entry.bytes = 0;
-    }
+    limits.budget.release(entry);
   };
 
   return {
-    async plan(call, list, lastChange, input, make) {
-      const key = keyOf(call, list, lastChange, input);
+    async plan(call, lastChange, input, make) {
+      const key = keyOf(call, lastChange, input);
       const found = key === undefined ? undefined : byKey.get(key);
-      if (found !== undefined) return found.plan as never;
+      if (found !== undefined) return found.plan;
       const { plan, keep } = await make();
       if (keep && key !== undefined && limits.plans > 0) {
-        if (byKey.size >= limits.plans) drop(byKey.values().next().value!);
-        const entry: Entry = { key, plan, bytes: 0 };
+        const oldest = byKey.values().next();
+        if (byKey.size >= limits.plans && !oldest.done) drop(oldest.value);
+        const entry: Entry<P, R> = { key, plan, result: undefined, bytes: 0 };
         byKey.set(key, entry);
         byPlan.set(plan, entry);
       }
@@ -78,19 +105,14 @@ export function createPlanCache(limits: PlanCacheLimits): PlanCache {
 
     read(plan, read, size) {
       const entry = byPlan.get(plan);
-      if (entry === undefined || limits.bytes === 0) return read();
-      if (entry.result !== undefined) return entry.result as ReturnType<typeof read>;
+      if (entry === undefined || limits.budget.bytes === 0) return read();
+      if (entry.result !== undefined) return entry.result;
       const result = read();
       entry.result = result;
       result.then((r) => {
         if (entry.result !== result || byPlan.get(plan) !== entry) return;
         entry.bytes = size(r);
-        bytes += entry.bytes;
-        if (entry.bytes > limits.bytes) {
-          entry.result = undefined;
-          bytes -= entry.bytes;
-          entry.bytes = 0;
-        } else trim(entry);
+        limits.budget.hold(entry);
       }, () => {
         // A failed read (a page past the end, the storage down) is not kept.
         if (entry.result === result) entry.result = undefined;
@@ -100,7 +122,7 @@ export function createPlanCache(limits: PlanCacheLimits): PlanCache {
   };
 }
 
-function keyOf(call: Call, list: string, lastChange: number, input: Readonly<Record<string, unknown>>): string | undefined {
+function keyOf(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>): string | undefined {
   let args: string;
   try {
     args = JSON.stringify(input);
@@ -108,5 +130,5 @@ function keyOf(call: Call, list: string, lastChange: number, input: Readonly<Rec
     return undefined; // not JSON-able (a BigInt, a cycle): not kept
   }
   const who = call.principal ? `${call.principal.id} ${call.principal.role ?? ''}` : '-';
-  return `${list} ${lastChange} ${Math.floor(call.now / DAY)} ${who} ${call.links.siteUrl} ${call.links.apiRoot} ${args}`;
+  return `${lastChange} ${Math.floor(call.now / DAY)} ${who} ${call.links.siteUrl} ${call.links.apiRoot} ${args}`;
 }

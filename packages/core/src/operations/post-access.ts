@@ -1,4 +1,5 @@
-// Password protection (behaviour.md §1.8) and the explicit publish dates of a write.
+// Password protection (behaviour reference: "Password-protected content (redaction)") and the
+// explicit publish dates of a write.
 import type { PostKind, PostRecord } from '../model/records';
 import { formatUtc, formatWall, parseWall } from '../time/wall-clock';
 import { instantToWall, wallToInstant, type Zone } from '../time/zone';

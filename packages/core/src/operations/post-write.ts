@@ -7,7 +7,7 @@ import { instantToWall, type Zone } from '../time/zone';
 import type { Call } from './call';
 
 /**
- * The status a write stores (behaviour.md §4.1.1): users who cannot publish events get
+ * The status a write stores (behaviour reference: "Status"): users who cannot publish events get
  * `pending` for publish/future and `draft` when they name none; users who can get `publish`
  * when they name none. Venues and organizers use the event publish capability too.
  */

@@ -21,7 +21,7 @@ describe('scheduled posts', () => {
     now = Date.UTC(2026, 10, 23, 12, 1);
     const listed = await calendar.events.list();
     expect(listed.total).toBe(1);
-    expect((listed.body.events as Array<{ status: string }>)[0]?.status).toBe('publish');
+    expect(listed.body.events[0]?.status).toBe('publish');
   });
 
   it('publishes scheduled venues and organizers too', async () => {

@@ -3,12 +3,11 @@
 // at most once per interval.
 import type { EventRecord, PostRecord } from '../model/records';
 import type { Storage } from '../storage/storage';
-import type { CalendarConfig } from './config';
 
 /** A function to await before an operation; it publishes what is due. */
 export type PublishDue = () => Promise<void>;
 
-export function createScheduler(config: CalendarConfig, intervalMs = 30_000): PublishDue {
+export function createScheduler(config: { readonly storage: Storage; now(): number }, intervalMs = 30_000): PublishDue {
   let nextSweep = Number.NEGATIVE_INFINITY;
   let running: Promise<void> = Promise.resolve();
   return () => {

@@ -14,12 +14,13 @@ import { eventWallClock } from '../time/interpret';
 import { formatUtc, formatWall, parseWall, wallFromEpochUtc, wallToEpochUtc } from '../time/wall-clock';
 import { resolveZone, wallToInstant } from '../time/zone';
 import type { WriteCall } from './call';
-import { applyEventWrite, type EventWriteMode } from './event-write';
+import { applyEventWrite, type EventWriteMode, type EventWriteValues } from './event-write';
 import { resolveSlug, stamps } from './post-write';
 import type { RecurrenceValue } from './recurrence-args';
 
-type Values = Record<string, unknown>;
 export type Scope = 'this' | 'following' | 'all';
+/** The parsed values of an event write, and the scope of one to an occurrence. */
+type Values = EventWriteValues & { readonly scope?: Scope | undefined };
 
 /** What a write did: the event to answer with, and the occurrences it added, changed and removed. */
 export interface SeriesOutcome {
@@ -29,7 +30,7 @@ export interface SeriesOutcome {
 
 /** A new event, a series when the write carries a recurrence: stored with its occurrences. */
 export async function insertEvent(c: WriteCall, created: EventRecord, values: Values, idBase = created.id): Promise<SeriesOutcome> {
-  const value = values.recurrence as RecurrenceValue | undefined;
+  const value = values.recurrence;
   const event = value && !value.remove ? { ...created, recurrence: recurrenceOf(c, created, value, idBase) } : created;
   await c.storage.events.insert(event);
   return { event, occurrences: event.recurrence ? await materialise(c, event, [], await c.config.horizon.forWrite(c), c.config.recurrence) : NO_CHANGES };
@@ -37,7 +38,7 @@ export async function insertEvent(c: WriteCall, created: EventRecord, values: Va
 
 /** An update of an event, a series or an occurrence (`scope` for occurrences). */
 export async function updateAnyEvent(c: WriteCall, current: EventRecord, values: Values, mode: EventWriteMode): Promise<SeriesOutcome> {
-  const scope = scopeFor(current, values.scope as Scope | undefined);
+  const scope = scopeFor(current, values.scope);
   if (current.occurrence) {
     if (scope === 'this') return updateOccurrence(c, current, values, mode);
     const series = await seriesOf(c, current);
@@ -52,7 +53,7 @@ export async function updateAnyEvent(c: WriteCall, current: EventRecord, values:
 
 /** A delete: the event, one occurrence, this and the following ones, or a whole series (to the trash). */
 export async function deleteAnyEvent(c: WriteCall, event: EventRecord, values: Values): Promise<SeriesOutcome> {
-  const scope = scopeFor(event, values.scope as Scope | undefined);
+  const scope = scopeFor(event, values.scope);
   if (event.occurrence && scope === 'this') {
     if (event.status === 'trash') throw new CalendarError('event_in_trash', msg('The event is already trashed'));
     const series = await seriesOf(c, event);
@@ -79,7 +80,7 @@ export async function deleteAnyEvent(c: WriteCall, event: EventRecord, values: V
 
 async function updateSeries(c: WriteCall, current: EventRecord, values: Values, mode: EventWriteMode): Promise<SeriesOutcome> {
   let updated = await applyEventWrite(c, current, values, mode);
-  const value = values.recurrence as RecurrenceValue | undefined;
+  const value = values.recurrence;
   if (value?.remove) {
     const { recurrence: _, ...single } = updated;
     updated = single;
@@ -173,7 +174,7 @@ async function splitSeries(c: WriteCall, series: EventRecord, at: EventRecord, v
     },
   };
   let next = await applyEventWrite(c, base, values, mode);
-  const value = values.recurrence as RecurrenceValue | undefined;
+  const value = values.recurrence;
   if (value?.remove) throw invalidParam('recurrence', msg('The following occurrences keep a recurrence: delete them with scope=following instead.'));
   next = { ...next, recurrence: value ? recurrenceOf(c, next, value, rec.idBase) : base.recurrence };
   await c.storage.events.insert(next);

@@ -63,15 +63,15 @@ export const contextArg = arg({ schema: v.picklist(['view', 'edit', 'embed']), d
 
 /**
  * The image an `image` value names, through the calendar's image provider. URLs need the
- * upload capability (behaviour.md §4.1.4). Resolved once per call.
+ * upload capability (behaviour reference: "Image"). Resolved once per call.
  */
 export async function resolveImage(ref: string | number, ctx: ArgContext): Promise<ImageRecord | undefined> {
   const key = `image:${typeof ref}:${ref}`;
-  if (ctx.memo.has(key)) return ctx.memo.get(key) as ImageRecord | undefined;
+  if (ctx.memo.images.has(key)) return ctx.memo.images.get(key);
   let image: ImageRecord | undefined;
   const numeric = typeof ref === 'number' || /^\d+$/.test(ref.trim());
   if (numeric) image = await ctx.config.images.resolve(Number(ref), ctx.permissions.principal);
   else if (ctx.permissions.can('upload_files')) image = await ctx.config.images.resolve(ref.trim(), ctx.permissions.principal);
-  ctx.memo.set(key, image);
+  ctx.memo.images.set(key, image);
   return image;
 }

@@ -1,7 +1,8 @@
-// The `status` filter of the event, venue and organizer lists (behaviour.md §2.1.5).
+// The `status` filter of the event, venue and organizer lists (behaviour reference: "status parameter").
 import { INVALID_PARAMETER } from '../errors';
 import type { PostKindPlural } from '../auth/capabilities';
 import type { Permissions } from '../auth/capabilities';
+import * as v from 'valibot';
 import { arg } from '../input/args';
 import { stringList } from '../input/wire-schemas';
 import { POST_STATUSES, type PostKind, type PostStatus } from '../model/records';
@@ -10,6 +11,7 @@ import type { OwnedBy } from '../query/query-types';
 /** What callers who may edit a kind see by default: every status but trash and auto-draft. */
 export const EDITOR_STATUSES: readonly PostStatus[] = ['publish', 'future', 'draft', 'pending', 'private'];
 export const PUBLIC_STATUSES: readonly PostStatus[] = ['publish'];
+const PLURALS = { event: 'events', venue: 'venues', organizer: 'organizers' } as const satisfies Record<PostKind, PostKindPlural>;
 
 /**
  * A list of statuses. Callers who cannot edit the kind may ask for `publish` only; others for
@@ -17,12 +19,14 @@ export const PUBLIC_STATUSES: readonly PostStatus[] = ['publish'];
  */
 export function statusFilterArg(kind: PostKind) {
   return arg({
-    schema: stringList,
+    // Only registered statuses pass; the validation then refuses an empty list, and any but
+    // `publish` from callers who cannot edit the kind (the same message either way).
+    schema: v.pipe(stringList, v.array(v.picklist(POST_STATUSES))),
     description: 'The post status(es) to return, as a list or comma-separated string',
     validate: (statuses, ctx) => {
       if (statuses.length === 0) return INVALID_PARAMETER;
       if (!canEditKind(ctx.permissions, kind)) return statuses.length === 1 && statuses[0] === 'publish' ? undefined : INVALID_PARAMETER;
-      return statuses.every((s) => (POST_STATUSES as readonly string[]).includes(s)) ? undefined : INVALID_PARAMETER;
+      return undefined;
     },
   });
 }
@@ -42,9 +46,9 @@ export interface Visibility {
  * trashed posts with the edit-others capability, and every status of their own posts when they
  * can edit the kind — exactly what a single read would show them.
  */
-export function visibility(permissions: Permissions, kind: PostKind, requested: readonly string[] | undefined): Visibility {
-  const wanted = [...new Set(requested ?? (canEditKind(permissions, kind) ? EDITOR_STATUSES : PUBLIC_STATUSES))] as PostStatus[];
-  const k = `${kind}s` as PostKindPlural;
+export function visibility(permissions: Permissions, kind: PostKind, requested: readonly PostStatus[] | undefined): Visibility {
+  const wanted = [...new Set(requested ?? (canEditKind(permissions, kind) ? EDITOR_STATUSES : PUBLIC_STATUSES))];
+  const k = PLURALS[kind];
   const othersVisible = (s: PostStatus) => s === 'publish'
     || (s === 'private' ? permissions.can(`read_private_${k}`) : permissions.can(`edit_others_${k}`));
   const statuses = wanted.filter(othersVisible);

@@ -1,4 +1,5 @@
-// Arguments of the category and tag routes (interface.md; behaviour.md §2.3, §4.8).
+// Arguments of the category and tag routes (interface.md; behaviour reference: "GET /categories and
+// GET /tags", "Terms: create, update, delete").
 import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
 import { arg, type ArgContext, type ArgSpecs } from '../input/args';

@@ -42,29 +42,29 @@ export async function findTerms(terms: TermCollection, refs: readonly string[], 
   return found;
 }
 
-/** Validates a list filter: every reference must name a term of the taxonomy (behaviour.md §2.1.1). */
+/** Validates a list filter: every reference must name a term of the taxonomy (behaviour reference: "Parameters"). */
 export function termFilterValidator(taxonomy: Taxonomy) {
   return async (refs: readonly string[], ctx: ArgContext): Promise<Message | undefined> => {
     if (refs.length === 0) return INVALID_PARAMETER;
     const found = await findTerms(termCollection(ctx.storage, taxonomy), refs);
     if (refs.some((ref) => !found.has(ref))) return INVALID_PARAMETER;
-    ctx.memo.set(`terms:${taxonomy}`, refs.map((ref) => found.get(ref)!.id));
+    ctx.memo.termFilters.set(taxonomy, refs.flatMap((ref) => found.get(ref)?.id ?? []));
     return undefined;
   };
 }
 
 /** The term ids a validated filter named; categories with all their descendants. */
 export async function termFilterIds(ctx: ArgContext, taxonomy: Taxonomy): Promise<number[]> {
-  const ids = (ctx.memo.get(`terms:${taxonomy}`) as number[] | undefined) ?? [];
+  const ids = ctx.memo.termFilters.get(taxonomy) ?? [];
   if (taxonomy !== 'category') return ids;
   const all = await ctx.storage.categories.list(ALL_TERMS);
   return withDescendants(all.items.map((t) => t.term), ids);
 }
 
 /**
- * The term ids an event write names (behaviour.md §4.1.5, §10.3): numeric items are ids
- * (unknown ones skipped); others resolve by slug, then name; unknown names create terms,
- * which needs the right to manage terms of the taxonomy.
+ * The term ids an event write names (behaviour reference: "Categories and tags on create/update",
+ * "Tags by slug on a write"): numeric items are ids (unknown ones skipped); others resolve by slug,
+ * then name; unknown names create terms, which needs the right to manage terms of the taxonomy.
  */
 export async function resolveTermsForWrite(call: WriteCall, taxonomy: Taxonomy, refs: readonly string[]): Promise<number[]> {
   const terms = termCollection(call.storage, taxonomy);
@@ -85,7 +85,7 @@ export async function resolveTermsForWrite(call: WriteCall, taxonomy: Taxonomy, 
   return resolved;
 }
 
-/** Whether the caller may create, update and delete terms of the taxonomy (behaviour.md §4.8). */
+/** Whether the caller may create, update and delete terms of the taxonomy (behaviour reference: "Terms: create, update, delete"). */
 export function canManageTerms(call: Call, taxonomy: Taxonomy): boolean {
   const p = call.permissions;
   return p.can('edit_events') && (taxonomy === 'category' ? p.can('publish_events') : p.can('manage_categories'));

@@ -1,4 +1,5 @@
-// Category and tag operations (behaviour.md §2.3, §3.3, §4.8).
+// Category and tag operations (behaviour reference: "GET /categories and GET /tags", "Terms, single
+// GET", "Terms: create, update, delete").
 import { msg } from '../messages';
 import { CalendarError, invalidParam } from '../errors';
 import { parseArgs } from '../input/args';
@@ -9,8 +10,9 @@ import type { TermQuery, TermSortField } from '../query/query-types';
 import { termJson } from '../represent/term-json';
 import { withDescendants } from '../query/term-engine';
 import { formatUtc } from '../time/wall-clock';
-import { beginCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
+import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
+import { createPlanCache, type PlanCache } from './plan-cache';
 import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
@@ -96,6 +98,8 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     return { values, page, perPage, include, exclude, eventId, query, validator };
   };
 
+  const plans: PlanCache<Awaited<ReturnType<typeof parseTermList>>, ListResult<CategoryListJson | TagListJson>> = createPlanCache(config.listCache);
+
   const runTermList = async (call: Call, p: Awaited<ReturnType<typeof parseTermList>>): Promise<ListResult<CategoryListJson | TagListJson>> => {
     const { values, page, perPage, include, exclude, eventId } = p;
     const result = await termCollection(call.storage, taxonomy).list(p.query);
@@ -103,11 +107,12 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     const links = listLinks(`${call.links.apiRoot}/${taxonomy === 'category' ? 'categories' : 'tags'}/`, [
       ['page', page], ['per_page', perPage], ['search', values.search], ['exclude', exclude?.join(',')],
       ['include', include?.join(',')], ['order', values.order], ['orderby', values.orderby],
-      ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? (values.parent as number | undefined) : undefined],
+      ['hide_empty', values.hide_empty ? undefined : 0], ['parent', 'parent' in values ? values.parent : undefined],
       ['event', eventId], ['slug', values.slug],
       ['modified_after', values.modified_after], ['modified_before', values.modified_before],
     ], page, page < pages, page > 1);
-    // The term lists' own key order (behaviour.md §2.3): the items after the totals.
+    // The term lists' own key order (behaviour reference: "GET /categories and GET /tags"): the
+    // items after the totals.
     const items = result.items.map((t) => termJson(call.links, taxonomy, t.term, t.count));
     const head = { rest_url: links.restUrl, total: result.total, total_pages: pages };
     const tail = { ...(links.next ? { next_rest_url: links.next } : {}), ...(links.previous ? { previous_rest_url: links.previous } : {}) };
@@ -116,13 +121,13 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
   };
 
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan<CategoryListJson | TagListJson>> => {
-    const call = beginCall(config, ctx);
+    const call = await startCall(config, ctx);
     // Term lists follow the clock only through relative modified bounds.
-    const p = await planWithCache(call, taxonomy, input, async (lastChange) => {
+    const p = await planWithCache(call, plans, input, async (lastChange) => {
       const plan = await parseTermList(call, input, lastChange);
       return { plan, keep: !MODIFIED_PARAMS.some((name) => plan.values[name] !== undefined) };
     });
-    return { validator: p.validator, run: () => readList(call, p, () => runTermList(call, p)) };
+    return { validator: p.validator, run: () => readList(plans, p, () => runTermList(call, p)) };
   };
 
   return {
@@ -130,13 +135,13 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     list: async (input = {}, ctx) => (await planList(input, ctx)).run(),
 
     async get(input, ctx) {
-      const call = beginCall(config, ctx);
+      const call = await startCall(config, ctx);
       const { values } = await parseArgs({ id: idArg }, input, call.args);
       return render(call, (await termCollection(call.storage, taxonomy).get(values.id!))!);
     },
 
     async create(input, ctx) {
-      const call = beginCall(config, ctx);
+      const call = await startCall(config, ctx);
       const term = await runWrite(call, async (c) => {
         const { values } = await parseArgs(writeArgs(true), input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));
@@ -162,7 +167,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     },
 
     async update(input, ctx) {
-      const call = beginCall(config, ctx);
+      const call = await startCall(config, ctx);
       const term = await runWrite(call, async (c) => {
         const { values } = await parseArgs({ id: idArg, ...writeArgs(false) }, input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));
@@ -202,7 +207,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     },
 
     async delete(input, ctx) {
-      const call = beginCall(config, ctx);
+      const call = await startCall(config, ctx);
       return runWrite(call, async (c) => {
         const { values } = await parseArgs({ id: idArg }, input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));

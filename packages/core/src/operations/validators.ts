@@ -27,7 +27,8 @@ export interface Preconditions {
 
 /** The validator an operation's result carries, if any. */
 export function validatorOf(representation: object): string | undefined {
-  return (representation as Validated<object>)[VALIDATOR];
+  const validator: unknown = Reflect.get(representation, VALIDATOR);
+  return typeof validator === 'string' ? validator : undefined;
 }
 
 /** `body` carrying `validator` (a hidden property: JSON and object spreads leave it out). */

@@ -6,7 +6,7 @@ import { foldText, someTextHasEvery } from './text-match';
 
 export type LinkedPostKind = 'venue' | 'organizer';
 
-/** The fields a venue or organizer search looks in (behaviour.md §2.2.1), folded. */
+/** The fields a venue or organizer search looks in (behaviour reference: "Venue/organizer search"), folded. */
 export function linkedPostSearchTexts(kind: LinkedPostKind, post: LinkedPostRecord): string[] {
   const common = [post.title, post.description, post.excerpt];
   const extra = kind === 'venue'

@@ -1,4 +1,4 @@
-// The event object (behaviour.md §1.2), in the reference's key order, with its venues,
+// The event object (behaviour reference: "Event object"), in the reference's key order, with its venues,
 // organizers and terms embedded.
 import type { CurrencyDefaults } from '../domain/cost';
 import { costDetails, costValues, displayCost } from '../domain/cost';

@@ -1,4 +1,4 @@
-// The featured image object (behaviour.md §1.6), or false.
+// The featured image object (behaviour reference: "Image object"), or false.
 import type { ImageJson } from './schemas';
 import type { ImageRecord } from '../model/records';
 

@@ -1,4 +1,4 @@
-// schema.org JSON-LD of single reads (behaviour.md §1.7).
+// schema.org JSON-LD of single reads (behaviour reference: "json_ld (single GET only)").
 import type { CurrencyDefaults } from '../domain/cost';
 import { costValues } from '../domain/cost';
 import { plainText, renderContent } from '../domain/text';

@@ -5,7 +5,7 @@ import type { PostKind, PostRecord, Taxonomy } from '../model/records';
 export interface LinkBase {
   /** The site's home URL with no trailing slash, e.g. "https://example.com". */
   readonly siteUrl: string;
-  /** The API root with no trailing slash, e.g. "https://example.com/cal/events/v1". */
+  /** The API root with no trailing slash, namespace included, e.g. "https://example.com/cal/events/v1". */
   readonly apiRoot: string;
 }
 

@@ -1,4 +1,4 @@
-// The four post timestamps every post carries (behaviour.md §1.1).
+// The four post timestamps every post carries (behaviour reference: "Conventions shared by all resources").
 import type { PostRecord } from '../model/records';
 
 /** WordPress's value of `date_utc` for a draft whose date was never set. */

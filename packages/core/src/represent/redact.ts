@@ -1,7 +1,7 @@
-// Redaction of password-protected content in lists and embedded copies (behaviour.md §1.8):
-// keys from a fixed list are replaced by placeholders wherever they occur, key order kept.
-// The list is the reference's, side effects included (a redacted venue's name `venue`
-// becomes [] because `venue` is an event key too).
+// Redaction of password-protected content in lists and embedded copies (behaviour reference:
+// "Password-protected content (redaction)"): keys from a fixed list are replaced by placeholders
+// wherever they occur, key order kept. The list is the reference's, side effects included (a
+// redacted venue's name `venue` becomes [] because `venue` is an event key too).
 
 type Json = unknown;
 

@@ -4,6 +4,8 @@
 // is required when every answer has it, optional when it is left out (empty venue and
 // organizer fields, `json_ld` outside single reads), and nullable where redaction of a
 // password-protected post puts null, [] or 0 in it (the reference's placeholders).
+// Objects are strict (no key beyond those declared: /doc says `additionalProperties: false`)
+// except the open ones (json_ld, an error's data, link objects).
 import * as v from 'valibot';
 
 const str = (description: string) => v.pipe(v.string(), v.description(description));
@@ -16,7 +18,7 @@ const empty = (description: string) => v.pipe(v.array(v.unknown()), v.maxLength(
 /** `[]`: the placeholder of a redacted name. */
 const EMPTY_LIST = empty('[] (a redacted field)');
 
-export const imageSizeSchema = v.object({
+export const imageSizeSchema = v.strictObject({
   width: v.optional(int('Width in pixels')),
   height: v.optional(int('Height in pixels')),
   'mime-type': v.optional(str('MIME type')),
@@ -24,7 +26,7 @@ export const imageSizeSchema = v.object({
   url: str('URL of the size'),
 });
 
-export const imageSchema = v.object({
+export const imageSchema = v.strictObject({
   url: str('The image URL'),
   id: v.optional(int('The attachment ID')),
   extension: v.optional(str('The file extension')),
@@ -34,12 +36,12 @@ export const imageSchema = v.object({
   sizes: v.optional(v.record(v.string(), imageSizeSchema)),
 });
 
-export const dateDetailsSchema = v.object({
+export const dateDetailsSchema = v.strictObject({
   year: str('Four digits'), month: str('Two digits'), day: str('Two digits'),
   hour: str('Two digits'), minutes: str('Two digits'), seconds: str('Two digits'),
 });
 
-export const costDetailsSchema = v.object({
+export const costDetailsSchema = v.strictObject({
   currency_symbol: str('The currency symbol'),
   currency_code: str('The ISO 4217 currency code'),
   currency_position: v.pipe(v.picklist(['', 'prefix', 'postfix']), v.description('Where the symbol goes')),
@@ -47,14 +49,14 @@ export const costDetailsSchema = v.object({
 });
 
 /** A term's addresses in the API. */
-export const termUrlsSchema = v.object({
+export const termUrlsSchema = v.strictObject({
   self: str('This term in the API'),
   collection: str('The term list'),
   up: v.optional(str('The parent term')),
 });
 
 /** A category or tag as an event embeds it (the raw WordPress term). */
-export const embeddedTermSchema = v.object({
+export const embeddedTermSchema = v.strictObject({
   name: str('The term name'),
   slug: str('The term slug'),
   term_group: int('Always 0'),
@@ -69,7 +71,7 @@ export const embeddedTermSchema = v.object({
 });
 
 /** A category or tag as the term routes answer it. */
-export const termSchema = v.object({
+export const termSchema = v.strictObject({
   id: int('The term ID'),
   count: int('Published events using the term'),
   description: str('The term description'),
@@ -97,7 +99,7 @@ const globalIds = {
 const jsonLd = (description: string) => v.optional(v.pipe(v.looseObject({ '@type': v.string() }), v.description(description)));
 
 /** A venue: empty fields are left out. */
-export const venueSchema = v.object({
+export const venueSchema = v.strictObject({
   id: int('The post ID'),
   author: v.optional(str('The author ID, as a string ("0" for none)')),
   status: str('The post status'),
@@ -126,7 +128,7 @@ export const venueSchema = v.object({
 });
 
 /** An organizer: empty fields are left out. */
-export const organizerSchema = v.object({
+export const organizerSchema = v.strictObject({
   id: int('The post ID'),
   author: v.optional(str('The author ID, as a string ("0" for none)')),
   status: str('The post status'),
@@ -144,7 +146,7 @@ export const organizerSchema = v.object({
   ...globalIds,
 });
 
-export const eventSchema = v.object({
+export const eventSchema = v.strictObject({
   id: int('The post ID'),
   ...globalIds,
   author: str('The author ID, as a string ("0" for none)'),
@@ -203,14 +205,14 @@ const listFields = {
   total_pages: int('Pages'),
 };
 
-export const eventListSchema = v.object({ events: v.array(eventSchema), ...listFields });
-export const venueListSchema = v.object({ venues: v.array(venueSchema), ...listFields });
-export const organizerListSchema = v.object({ organizers: v.array(organizerSchema), ...listFields });
-export const categoryListSchema = v.object({ categories: v.array(termSchema), ...listFields });
-export const tagListSchema = v.object({ tags: v.array(termSchema), ...listFields });
+export const eventListSchema = v.strictObject({ events: v.array(eventSchema), ...listFields });
+export const venueListSchema = v.strictObject({ venues: v.array(venueSchema), ...listFields });
+export const organizerListSchema = v.strictObject({ organizers: v.array(organizerSchema), ...listFields });
+export const categoryListSchema = v.strictObject({ categories: v.array(termSchema), ...listFields });
+export const tagListSchema = v.strictObject({ tags: v.array(termSchema), ...listFields });
 
 /** An error, as every route answers one. */
-export const errorSchema = v.object({
+export const errorSchema = v.strictObject({
   code: str('What went wrong, as a stable code (rest_invalid_param, rest-event-not-found…)'),
   message: str('What went wrong, in the language of the address'),
   data: v.looseObject({ status: int('The HTTP status') }),

@@ -1,4 +1,5 @@
-// The two term shapes (behaviour.md §1.5): embedded in events, and returned by /categories and /tags.
+// The two term shapes (behaviour reference: "Terms (categories and tags)"): embedded in events, and
+// returned by /categories and /tags.
 import type { Taxonomy, TermRecord } from '../model/records';
 import { renderTitle } from '../domain/text';
 import { termArchiveUrl, termCollectionUrl, termUrls, type LinkBase } from './links';

@@ -1,5 +1,6 @@
-// How an accepted time value is read, by context (behaviour.md §8.2). The parser gives the
-// wall clock in the text's own frame and the instant; each context picks what it needs.
+// How an accepted time value is read, by context (behaviour reference: "How an accepted time is
+// interpreted, by context"). The parser gives the wall clock in the text's own frame and the
+// instant; each context picks what it needs.
 import { parsePhpTime, type ParsedTime } from './php-time';
 import { formatWall, formatUtc, wallFromEpochUtc, type WallClock } from './wall-clock';
 import { instantToWall, type Zone } from './zone';

@@ -1,4 +1,4 @@
-// Date-time texts read the way PHP's strtotime() reads them (behaviour reference §8.1).
+// Date-time texts read the way PHP's strtotime() reads them (behaviour reference: "Is a time").
 //
 // The text is scanned the way timelib's re2c scanner does it: at each position every rule is
 // tried, the longest match wins and ties go to the earlier rule. A rule only records what it read
@@ -34,7 +34,7 @@ export interface ParseTimeOptions {
 }
 
 /**
- * Parses a date-time the way PHP's strtotime() accepts it (behaviour reference §8.1).
+ * Parses a date-time the way PHP's strtotime() accepts it (behaviour reference: "Is a time").
  * Returns undefined when the value is not a time: empty or blank strings, unparsable text,
  * impossible dates (month 13, day 32, Feb 30, hour 25...), and anything that resolves to the
  * instant 0 (1970-01-01 00:00:00 UTC), which PHP treats as false.

@@ -1,10 +1,11 @@
 // Storages for the property tests of the HTTP binding: memory, and SQLite through the SQL
 // adapter (an in-memory database per storage).
-import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Storage } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
-import { createSqlStorage, migrate } from '@evcal/sql';
+import { createSqlStorage, loadBetterSqlite3, migrate } from '@evcal/sql';
+
+const Database = await loadBetterSqlite3();
 
 export interface StorageKind {
   readonly name: string;

@@ -5,7 +5,7 @@
 // leave hidden events out) and the per-day counts of listed events never see it. Term counts
 // count a series once: the triggers of 0002 now skip occurrence rows. The recurrence horizon
 // is a row of evcal_sequences.
-import { MAX_ID } from '@evcal/core';
+import { MAX_ID } from '@evcal/core/adapter';
 import { sql, SqliteAdapter } from 'kysely';
 import { countTriggersPostgres, countTriggersSqlite } from './0002-list-paths';
 import type { EvcalMigration, MigrateOptions } from './types';

@@ -1,5 +1,6 @@
 // The whole evcal API as one catch-all route: app/api/[...path] answers /api/cal/events/v1/….
-import { bearerTokens, createFetchHandler, toNextHandlers } from '@evcal/http';
+import { bearerTokens, createFetchHandler } from '@evcal/http';
+import { toNextHandlers } from '@evcal/http/next';
 import { createDemoCalendar } from '../../../src/calendar';
 
 const calendar = await createDemoCalendar();

@@ -1,0 +1,13 @@
+// @evcal/core/binding: what a transport binding (@evcal/http) builds on besides the app
+// surface: the operations' argument declarations (for its route table, namespace index and
+// OpenAPI document), the validators of lists and the hashing of entity tags, and the
+// placeholders of messages (for catalogues of translations).
+
+export type { ArgSpec, ArgSpecs, ArgContext, ArgValues, ArgInput } from './input/args';
+export { eventListArgs, eventWriteArgs, eventReadArgs, eventPathIdArg, eventSlugArg } from './operations/event-args';
+export { linkedPostWriteArgs, linkedPostListArgs, linkedPostIdArg, linkedPostSlugArg, readArgs } from './operations/linked-post-args';
+export { termIdArg, termListArgs, termWriteArgs } from './operations/term-args';
+export { changesArgs } from './changes/change-feed';
+export { webhookIdArg, webhookWriteArgs } from './changes/webhook-endpoints';
+export { listValidator, hash as hashText } from './operations/validators';
+export { placeholdersOf } from './messages';
