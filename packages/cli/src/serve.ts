@@ -10,10 +10,10 @@ import {
 } from '@evcal/core';
 import {
   accountCredentials, createFetchHandler, createLanguageHandler, createWebhookSender, memoryCredentialFailureLimit, memoryRateLimit,
-  type Authenticate, type FetchHandlerOptions,
+  type Authenticate, type FetchHandlerOptions, type HandlerRequest,
 } from '@evcal/http';
-import { toNodeHandler } from '@evcal/http/node';
-import { currentRequest, withAccessLog } from './access-log';
+import { incomingMessageOf, toNodeHandler } from '@evcal/http/node';
+import { requestContextOf, withAccessLog, type RequestContext } from './access-log';
 import { healthRoutes } from './health';
 import { createLogger, errorFields, type Logger } from './logger';
 import { DEFAULT_STORAGE, openStorage } from './storage-url';
@@ -124,7 +124,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       namespace,
       authenticate: noteUser(authenticate),
       credentialFailures: memoryCredentialFailureLimit(),
-      onError: (error) => logger.error('unexpected error', { request_id: currentRequest()?.id, ...errorFields(error) }),
+      onError: (error, request) => logger.error('unexpected error', { request_id: contextOf(request)?.id, ...errorFields(error) }),
       ...(options.corsOrigins?.length
         ? { cors: { origins: options.corsOrigins.includes('*') ? '*' as const : options.corsOrigins } }
         : {}),
@@ -222,11 +222,17 @@ export function parseUser(spec: string): ServeUser {
   return { id: Number(m[1]), role, token: m[3]! };
 }
 
+/** What the access log knows of the request the API handler is serving. */
+function contextOf(request: HandlerRequest): RequestContext | undefined {
+  const incoming = incomingMessageOf(request);
+  return incoming && requestContextOf(incoming);
+}
+
 /** The authentication hook, telling the access log who each request turned out to be. */
 function noteUser(authenticate: Authenticate): Authenticate {
   return async (request) => {
     const principal = await authenticate(request);
-    const context = currentRequest();
+    const context = contextOf(request);
     if (principal && context) context.userId = principal.id;
     return principal;
   };

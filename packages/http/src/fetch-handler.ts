@@ -98,6 +98,8 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   // Most requests repeat a query string and a path already seen: parsed and matched once.
   const queries = boundedMemo<Record<string, unknown>>(1024);
   const matches = boundedMemo<ReturnType<typeof router.match>>(1024);
+  // A list's variant (language, `_fields`) hashed once per `_fields` value.
+  const listVariants = boundedMemo<string>(256);
 
   return fetchHandlerOf(async function handle(request: HandlerRequest): Promise<WireResponse> {
     const site = typeof options.siteUrl === 'function' ? options.siteUrl(request) : options.siteUrl;
@@ -174,7 +176,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
           return send(404, noRoute(t));
         case 'list': {
           const planned = await action.plan(calendar)(params, ctx);
-          const etag = entityTag(planned.validator, variantOf([t.language, fields ?? '', 'list']), true);
+          const etag = entityTag(planned.validator, listVariants(fields ?? '', () => variantOf([t.language, fields ?? '', 'list'])), true);
           if (!noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
           const list = await planned.run();
           return sendJson(200, () => list.chunks, () => list.body, { ...listHeaders(list), etag, ...caching });
@@ -231,12 +233,17 @@ function safeQuery(url: URL): Record<string, unknown> {
 
 /** A 304: no body, and the validator and caching headers a 200 would carry (RFC 9110 §15.4.5). */
 function notModified(etag: string, caching: Record<string, string>, common: Record<string, string>): WireResponse {
-  return { status: 304, headers: { ...common, etag, ...caching }, body: null };
+  const headers = Object.assign({}, common, caching);
+  headers.etag = etag;
+  return { status: 304, headers, body: null };
 }
 
 /** `Vary`: the CORS origin when it selects the headers, the credentials when they select the body, and `Accept` where it selects JSON or iCalendar. */
 function vary(cors: string | undefined, authenticated: boolean, negotiated = false): string | undefined {
-  return [cors, authenticated ? 'Authorization' : undefined, negotiated ? 'Accept' : undefined].filter(Boolean).join(', ') || undefined;
+  let out = cors ?? '';
+  if (authenticated) out = out ? `${out}, Authorization` : 'Authorization';
+  if (negotiated) out = out ? `${out}, Accept` : 'Accept';
+  return out || undefined;
 }
 
 /** X-TEC-* totals and an RFC 8288 Link header with the next and previous pages. */

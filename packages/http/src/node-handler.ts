@@ -49,6 +49,15 @@ export function toNodeHandler(handler: FetchHandler | EvcalHandler, options: Nod
   };
 }
 
+/**
+ * The node:http request a handler's request was made from by `toNodeHandler` (undefined for
+ * any other): for hooks such as `authenticate` that keep state of their own per request (an
+ * access log noting who the caller turned out to be) in a WeakMap keyed by it.
+ */
+export function incomingMessageOf(request: HandlerRequest): IncomingMessage | undefined {
+  return request instanceof NodeRequest ? request.incoming : undefined;
+}
+
 type NodeRequestIn = IncomingMessage & { body?: unknown; originalUrl?: string };
 
 /** Node's request as evcal's handler reads it: its header object read in place, its body streamed when asked for. */
@@ -61,6 +70,11 @@ class NodeRequest implements HandlerRequest {
   read: NodeBody | undefined;
   private parsedBody: BodyInit | undefined;
   private abort: AbortController | undefined;
+
+  /** The request as node gave it. */
+  get incoming(): IncomingMessage {
+    return this.req;
+  }
 
   constructor(private readonly req: NodeRequestIn, private readonly res: ServerResponse, options: NodeHandlerOptions) {
     const forwarded = (name: string) => (options.trustProxy ? firstValue(req.headers[name]) : undefined);

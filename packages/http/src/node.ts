@@ -1,3 +1,3 @@
 // @evcal/http/node: the bridge to node:http, Express and Connect.
-export { toNodeHandler } from './node-handler';
+export { incomingMessageOf, toNodeHandler } from './node-handler';
 export type { NodeHandler, NodeHandlerOptions } from './node-handler';

@@ -18,11 +18,16 @@ export const GLOBAL_PARAMS = ['_fields', '_envelope', '_method', '_embed', '_jso
 export function mergeParams(sources: ParamSources): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const source of [sources.path, sources.query, sources.body]) {
-    for (const [k, v] of Object.entries(source)) if (v !== null && v !== undefined) out[k] = v;
+    // Skipped rather than deleted after: a deletion turns the object into a slow dictionary.
+    for (const k in source) {
+      const v = source[k];
+      if (v !== null && v !== undefined && Object.hasOwn(source, k) && !GLOBAL_PARAM_SET.has(k)) out[k] = v;
+    }
   }
-  for (const k of GLOBAL_PARAMS) delete out[k];
   return out;
 }
+
+const GLOBAL_PARAM_SET: ReadonlySet<string> = new Set(GLOBAL_PARAMS);
 
 export function queryParams(url: URL, limits?: PhpParseLimits): Record<string, unknown> {
   return parsePhpParams(url.searchParams, limits);

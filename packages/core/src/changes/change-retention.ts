@@ -5,13 +5,9 @@ import type { CalendarConfig } from '../operations/config';
 
 export function createPruner(
   config: Pick<CalendarConfig, 'storage' | 'now' | 'changeRetentionMs' | 'onError'>, intervalMs = 3_600_000,
-): () => Promise<void> {
+): () => Promise<void> | undefined {
   let nextSweep = Number.NEGATIVE_INFINITY;
-  return async () => {
-    const now = config.now();
-    if (now < nextSweep) return;
-    nextSweep = now + intervalMs;
-    const cutoff = now - config.changeRetentionMs;
+  const prune = async (cutoff: number) => {
     try {
       await config.storage.changes.prune(cutoff);
       await config.storage.webhooks.prune(cutoff);
@@ -19,5 +15,12 @@ export function createPruner(
       // The operation itself does not depend on it: report, and try again at the next interval.
       config.onError(error);
     }
+  };
+  // Undefined when nothing is due: the operation need not wait.
+  return () => {
+    const now = config.now();
+    if (now < nextSweep) return undefined;
+    nextSweep = now + intervalMs;
+    return prune(now - config.changeRetentionMs);
   };
 }

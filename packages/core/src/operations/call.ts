@@ -3,7 +3,7 @@
 import { msg } from '../messages';
 import { permissionsFor, type Permissions, type Principal } from '../auth/capabilities';
 import { CalendarError } from '../errors';
-import { newArgMemo, type ArgContext } from '../input/args';
+import { newArgMemo, type ArgContext, type ArgMemo } from '../input/args';
 import type { LinkBase } from '../represent/links';
 import type { Storage, StorageTransaction } from '../storage/storage';
 import type { CalendarConfig } from './config';
@@ -40,8 +40,18 @@ export interface Call {
  * most every 30 s), the recurrence horizon moved along when it lags (a storage read at most
  * when it does) and the change log pruned (at most hourly); then the call begins.
  */
-export async function startCall(config: CalendarConfig, ctx?: CallContext): Promise<Call> {
-  await config.publishDue();
+export function startCall(config: CalendarConfig, ctx?: CallContext): Call | Promise<Call> {
+  // Most calls find nothing due: they begin without waiting on anything.
+  const publishing = config.publishDue();
+  if (publishing === undefined && !config.horizon.lags(config.now())) {
+    const pruning = config.pruneDue();
+    return pruning === undefined ? beginCall(config, ctx) : pruning.then(() => beginCall(config, ctx));
+  }
+  return startAfterDue(config, ctx, publishing);
+}
+
+async function startAfterDue(config: CalendarConfig, ctx: CallContext | undefined, publishing: Promise<void> | undefined): Promise<Call> {
+  await publishing;
   // A horizon that cannot move now (a busy storage) moves on a later operation; this one goes on.
   await config.horizon.roll(beginCall(config)).catch(() => undefined);
   await config.pruneDue();
@@ -52,6 +62,8 @@ export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
   const permissions = permissionsFor(ctx.principal, config.roles, config.authorize);
   const now = config.now();
   const links = ctx.links ?? { siteUrl: config.siteUrl, apiRoot: config.apiRoot };
+  // The memo's maps are made when an argument first needs one (a list answered from its plan never does).
+  let memo: ArgMemo | undefined;
   return {
     config,
     storage: config.storage,
@@ -59,7 +71,7 @@ export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
     principal: ctx.principal,
     now,
     links,
-    args: { storage: config.storage, config, permissions, now, memo: newArgMemo() },
+    args: { storage: config.storage, config, permissions, now, get memo() { return (memo ??= newArgMemo()); } },
     preconditions: ctx.preconditions,
   };
 }
@@ -71,7 +83,7 @@ export interface WriteCall extends Call {
 
 /** The same call reading and writing through a transaction's storage (with values memoised afresh). */
 export function withStorage(call: Call, storage: StorageTransaction): WriteCall {
-  return { ...call, storage, args: { ...call.args, storage, memo: newArgMemo() } };
+  return { ...call, storage, args: { storage, config: call.config, permissions: call.permissions, now: call.now, memo: newArgMemo() } };
 }
 
 /** The refusal of a permission check: 401 for anonymous callers, 403 otherwise (on the wire). */

@@ -181,7 +181,7 @@ export interface CalendarConfig {
   /** Publishes the scheduled posts that are due; every operation awaits it first (scheduler.ts). */
   readonly publishDue: PublishDue;
   /** Removes change log entries and failed deliveries past the retention; every operation awaits it first (change-retention.ts). */
-  readonly pruneDue: () => Promise<void>;
+  readonly pruneDue: () => Promise<void> | undefined;
   readonly ical: { readonly maxEvents: number; readonly uid: UidForm; readonly name: string | undefined; readonly refreshMinutes: number };
   readonly recurrence: RecurrenceSettings;
   /** Keeps the recurrence horizon (recurrence/horizon.ts). */

@@ -5,21 +5,29 @@ import type { EventRecord, PostRecord } from '../model/records';
 import type { Storage } from '../storage/storage';
 
 /** A function to await before an operation; it publishes what is due. */
-export type PublishDue = () => Promise<void>;
+/** Publishes what is due: a promise while a sweep runs, undefined when nothing is to wait for. */
+export type PublishDue = () => Promise<void> | undefined;
 
 export function createScheduler(config: { readonly storage: Storage; now(): number }, intervalMs = 30_000): PublishDue {
   let nextSweep = Number.NEGATIVE_INFINITY;
-  let running: Promise<void> = Promise.resolve();
+  /** The sweep under way, until it ends. */
+  let running: Promise<void> | undefined;
   return () => {
     const now = config.now();
     if (now < nextSweep) return running;
     nextSweep = now + intervalMs;
-    running = publishDue(config.storage, now).catch((error: unknown) => {
-      // Sweep again on the next operation rather than failing every one until the interval ends.
-      nextSweep = Number.NEGATIVE_INFINITY;
-      running = Promise.resolve();
-      throw error;
-    });
+    const sweep: Promise<void> = publishDue(config.storage, now).then(
+      () => {
+        if (running === sweep) running = undefined;
+      },
+      (error: unknown) => {
+        // Sweep again on the next operation rather than failing every one until the interval ends.
+        nextSweep = Number.NEGATIVE_INFINITY;
+        if (running === sweep) running = undefined;
+        throw error;
+      },
+    );
+    running = sweep;
     return running;
   };
 }

@@ -12,9 +12,16 @@ import { occurrenceId } from './occurrence-id';
 import { occurrenceOf, seriesStarts } from './occurrences';
 
 const DAY = 86_400_000;
+/** More than monthsAhead can grow beyond the time that passed (5 days: month lengths, leap days). */
+const MONTH_LENGTH_SLACK = 7 * DAY;
 
 /** What keeps the horizon of one calendar (in this process: a cache of the storage's value). */
 export interface HorizonKeeper {
+  /**
+   * False when the horizon surely does not lag at `now` (no storage read, no date arithmetic on
+   * most calls); true when `roll` has something to check.
+   */
+  lags(now: number): boolean;
   /** Moves the horizon to `horizonMonths` (and a month) ahead of now when it lags; at most one storage read per day otherwise. */
   roll(call: Call): Promise<void>;
   /** Makes sure series are materialised up to `until` (capped at `maxHorizonMonths` ahead of now); true when it extended them. */
@@ -25,7 +32,20 @@ export interface HorizonKeeper {
 
 export function createHorizonKeeper(config: Pick<CalendarConfig, 'recurrence'>): HorizonKeeper {
   let known = Number.NEGATIVE_INFINITY;
+  /**
+   * Until when the known horizon is surely far enough ahead. monthsAhead grows as fast as time
+   * but for month lengths and leap days (at most 5 days more; horizon.test.ts checks it), so a horizon
+   * `known - due` ahead of what `now` needs is enough for that long less a week.
+   */
+  let enoughUntil = Number.NEGATIVE_INFINITY;
   const settings = config.recurrence;
+  const enough = (now: number): boolean => {
+    if (settings.horizonMonths === 0 || now <= enoughUntil) return true;
+    const due = monthsAhead(now, settings.horizonMonths);
+    if (known < due) return false;
+    enoughUntil = now + (known - due) - MONTH_LENGTH_SLACK;
+    return true;
+  };
   const refresh = async (call: Call) => {
     known = Math.max(known, await call.storage.sequences.peek('horizon'));
     return known;
@@ -35,11 +55,11 @@ export function createHorizonKeeper(config: Pick<CalendarConfig, 'recurrence'>):
     known = Math.max(known, until);
   };
   return {
+    lags: (now) => !enough(now),
     async roll(call) {
-      if (settings.horizonMonths === 0) return;
-      const due = monthsAhead(call.now, settings.horizonMonths);
-      if (known >= due) return;
-      if ((await refresh(call)) >= due) return;
+      if (enough(call.now)) return;
+      await refresh(call);
+      if (enough(call.now)) return;
       await extend(call, monthsAhead(call.now, settings.horizonMonths + 1));
     },
     async reach(call, until) {
