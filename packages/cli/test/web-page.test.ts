@@ -70,7 +70,7 @@ describe.skipIf(!available)('the web page in headless Chromium', { timeout: 120_
   const seeded = async () => {
     const seed = join(OUTPUT, 'web-page-seed.json');
     writeFileSync(seed, JSON.stringify(DATASET));
-    server = await startServe(['--seed', seed, '--now', '2026-12-02T10:00:00Z', '--timezone', 'Europe/Rome', '--languages', 'en,de,fr,es']);
+    server = await startServe(['--seed', seed, '--now', '2026-12-02T10:00:00Z', '--timezone', 'Europe/Rome', '--languages', 'en,de,fr,es', '--user', '1:administrator:tok-admin']);
     return server;
   };
 
@@ -117,6 +117,35 @@ describe.skipIf(!available)('the web page in headless Chromium', { timeout: 120_
     expect(await page.locator('.fc-list-event-title').allTextContents()).toEqual(['Jazz Night', 'Hamlet', 'Winter Fair']);
     await page.screenshot({ path: join(OUTPUT, 'web-page-list.png'), fullPage: true });
     expect(foreign, 'requests that left the server').toEqual([]);
+  });
+
+  it('shows each occurrence of a recurring event in the month view, with its own details', async () => {
+    const { origin, api: apiRoot } = await seeded();
+    // Weekly on Mondays from 7 December, 19:00 in Rome, the 21st left out: 7, 14 and 28 December.
+    const res = await fetch(`${apiRoot}/events`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer tok-admin', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: 'Monday Jam', status: 'publish', timezone: 'Europe/Rome', start_date: '2026-12-07 19:00:00', end_date: '2026-12-07 21:00:00',
+        recurrence: { rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=4', exdate: ['2026-12-21'] }, venue: [100],
+      }),
+    });
+    expect(res.status).toBe(201);
+    const { page } = await openPage(origin, '/');
+    expect(await monthTitles(page)).toEqual(['Hamlet', 'Jazz Night', 'Monday Jam', 'Monday Jam', 'Monday Jam', 'Winter Fair']);
+    const days = await page.locator('.fc-daygrid-day', { has: page.locator('.fc-event-title', { hasText: 'Monday Jam' }) }).evaluateAll((cells) => cells.map((c) => c.getAttribute('data-date')));
+    expect(days).toEqual(['2026-12-07', '2026-12-14', '2026-12-28']);
+    await page.screenshot({ path: join(OUTPUT, 'web-page-series.png'), fullPage: true });
+    // An occurrence's details: its own date, and its own address (a stable occurrence id, not the series').
+    await page.locator('.fc-daygrid-day[data-date="2026-12-14"] .fc-daygrid-event', { hasText: 'Monday Jam' }).click();
+    const dialog = page.locator('#details');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.innerText()).toMatch(/Monday, December 14, 2026/);
+    const ics = await page.locator('#details-ics').getAttribute('href');
+    const series = (await (await fetch(`${apiRoot}/events?search=monday&start_date=2026-12-01&end_date=2026-12-31`)).json()) as { events: { id: number; start_date: string; post_parent?: number }[] };
+    const fourteenth = series.events.find((e) => e.start_date.startsWith('2026-12-14'))!;
+    expect(fourteenth.post_parent).toBeGreaterThan(0);
+    expect(ics).toBe(`/cal/events/v1/events/${fourteenth.id}.ics`);
   });
 
   it('speaks the browser\'s language (German here), and ?lang= overrides it', async () => {
