@@ -57,19 +57,7 @@ export function createSitePages(options: SitePagesOptions): SitePages {
 // ---- pages ----
 
 function calendarPage(language: string, t: PageTexts, config: Record<string, unknown>): string {
-  return `<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(t.title)}</title>
-<style>${PAGE_CSS}</style>
-</head>
-<body>
-<header>
-  <h1>${escapeHtml(t.title)}</h1>
-  <nav>${languageLinks('/', language, t)} <a href="/docs?lang=${language}">${escapeHtml(t.reference)}</a></nav>
-</header>
+  return htmlPage(language, t.title, '', `${languageLinks('/', language, t)} <a href="/docs?lang=${language}">${escapeHtml(t.reference)}</a>`, `
 <form class="filters" id="filters">
   <label>${escapeHtml(t.category)} <select id="category" name="category"><option value="">${escapeHtml(t.allCategories)}</option></select></label>
   <label>${escapeHtml(t.venue)} <select id="venue" name="venue"><option value="">${escapeHtml(t.allVenues)}</option></select></label>
@@ -84,31 +72,32 @@ function calendarPage(language: string, t: PageTexts, config: Record<string, unk
   <form method="dialog"><button>${escapeHtml(t.close)}</button></form>
 </dialog>
 <script type="application/json" id="evcal-page">${jsonForScript(config)}</script>
-<script src="/assets/evcal/calendar-page.js"></script>
-</body>
-</html>
-`;
+<script src="/assets/evcal/calendar-page.js"></script>`);
 }
 
 function referencePage(language: string, t: PageTexts, apiRoot: string): string {
+  return htmlPage(language, t.referenceTitle, '\n<link rel="stylesheet" href="/assets/swagger-ui/swagger-ui.css">', `${languageLinks('/docs', language, t)} <a href="/?lang=${language}">${escapeHtml(t.title)}</a>`, `
+<main id="reference"></main>
+<script type="application/json" id="evcal-docs">${jsonForScript({ url: `${apiRoot}/doc` })}</script>
+<script src="/assets/swagger-ui/swagger-ui-bundle.js"></script>
+<script src="/assets/evcal/reference-page.js"></script>`);
+}
+
+/** The frame both pages share: the head (with `head` added), a header with the title and `nav`, then `body`. */
+function htmlPage(language: string, title: string, head: string, nav: string, body: string): string {
   return `<!doctype html>
 <html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(t.referenceTitle)}</title>
-<link rel="stylesheet" href="/assets/swagger-ui/swagger-ui.css">
+<title>${escapeHtml(title)}</title>${head}
 <style>${PAGE_CSS}</style>
 </head>
 <body>
 <header>
-  <h1>${escapeHtml(t.referenceTitle)}</h1>
-  <nav>${languageLinks('/docs', language, t)} <a href="/?lang=${language}">${escapeHtml(t.title)}</a></nav>
-</header>
-<main id="reference"></main>
-<script type="application/json" id="evcal-docs">${jsonForScript({ url: `${apiRoot}/doc` })}</script>
-<script src="/assets/swagger-ui/swagger-ui-bundle.js"></script>
-<script src="/assets/evcal/reference-page.js"></script>
+  <h1>${escapeHtml(title)}</h1>
+  <nav>${nav}</nav>
+</header>${body}
 </body>
 </html>
 `;
