@@ -165,6 +165,22 @@ describe('GET /changes for a series', () => {
     expect((await follow(cal, token, A)).map((c) => [c.id, c.deleted, c.occurrences?.deleted.length])).toEqual([[s.id, true, 6]]);
   });
 
+  it('keeps an entry of its own for an exception seen otherwise than its series, so readers who saw it remove it', async () => {
+    const cal = makeCalendar();
+    const s = await series(cal, { status: 'draft' });
+    await cal.events.patch({ id: s.occ('2027-03-08'), status: 'publish' }, A);
+    const token = (await cal.changes.list({}, anon)).next_token;
+    expect((await cal.events.list({ start_date: '2027-01-01', end_date: '2027-12-31' }, anon)).total).toBe(1);
+    const mark = await cal.config.storage.lastChange();
+    await cal.events.delete({ id: s.id }, A);
+    expect((await entriesAfter(cal, mark)).map((e) => [e.id, e.action, e.series, e.occurrences?.trashed.length])).toEqual([
+      [s.id, 'trashed', undefined, 5],
+      [s.occ('2027-03-08'), 'trashed', s.id, undefined],
+    ]);
+    // The anonymous reader held the published exception: it learns it is gone, and nothing of the draft series.
+    expect(await follow(cal, token, anon)).toEqual([{ type: 'event', id: s.occ('2027-03-08'), deleted: true }]);
+  });
+
   it('counts a series\' occurrences in per_page, and gives at least one entry a page', async () => {
     const cal = makeCalendar();
     const token = (await cal.changes.list({}, anon)).next_token;

@@ -2,7 +2,8 @@
 // changed in the page appears once, as it is now, in the representation its list gives the
 // caller; a record the caller may no longer see (deleted, trashed, or no longer visible to it)
 // appears as a tombstone, but only if the caller could have seen it at some point since the
-// token: an anonymous reader never learns that a draft existed.
+// token: an anonymous reader never learns that a draft existed. A series comes with the
+// occurrences its changes affected (as they are now, or to remove).
 import * as v from 'valibot';
 import { CalendarError } from '../errors';
 import { arg, parseArgs, type ArgSpecs } from '../input/args';
@@ -116,8 +117,7 @@ async function changedRecords(call: Call, entries: readonly ChangeEntry[]): Prom
     const occurrences = g.occurrences && changedOccurrences(g.occurrences, rendered, g.seenByCaller);
     const extra = occurrences ? { occurrences } : {};
     if (now) out.push({ type: g.kind, id: g.id, deleted: false, revision: now.revision, record: now.record, ...extra });
-    // A series the caller never saw may have an occurrence it sees (an exception published on its own).
-    else if (g.seenByCaller || occurrences?.records.length) out.push({ type: g.kind, id: g.id, deleted: true, ...extra });
+    else if (g.seenByCaller) out.push({ type: g.kind, id: g.id, deleted: true, ...extra });
   }
   return out;
 }
@@ -125,6 +125,8 @@ async function changedRecords(call: Call, entries: readonly ChangeEntry[]): Prom
 /**
  * The occurrences a series' changes affected, for the caller: those it sees as they are now,
  * and the others to remove (only when it could see the series: it never learns of a draft's).
+ * The log folds only occurrences seen as their series is (occurrence-folding.ts), so the
+ * series' visibility decides for them too.
  */
 function changedOccurrences(ids: ReadonlySet<number>, rendered: ReadonlyMap<string, { record: ChangedRecordJson['record'] }>, seenByCaller: boolean): ChangedOccurrencesJson {
   const sorted = [...ids].sort((a, b) => a - b);

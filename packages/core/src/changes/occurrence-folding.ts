@@ -10,6 +10,11 @@
 //   ones): one entry `updated` for the series, at its unchanged revision, carrying them.
 // - Otherwise each occurrence written is an exception changed on its own: an entry of its own
 //   that names its series (`series`).
+//
+// Readers of the log decide who may see a record from its entry's states, and a folded
+// occurrence is judged by its series': so an occurrence with a status of its own (an exception
+// published in an unpublished series, or the reverse; the trash aside, which nobody sees)
+// keeps an entry of its own, naming its series.
 import type { EventRecord } from '../model/records';
 import type { ChangeAction, ChangeEntry, OccurrenceActions, PostState } from '../storage/change-store';
 
@@ -43,9 +48,28 @@ export async function foldOccurrences(
     byParent.set(e.record.parentId, group);
   }
   const orphans = [...byParent].filter(([parent]) => !events.has(parent));
-  const rolled = orphans.filter(([, group]) => group.some((e) => e.change.action === 'created')).map(([parent]) => parent);
-  const unwritten = new Map((rolled.length ? await seriesNow(rolled) : []).map((s) => [s.id, s]));
+  const extended = orphans.filter(([, group]) => group.some((e) => e.change.action === 'created')).map(([parent]) => parent);
+  const unwritten = new Map((extended.length ? await seriesNow(extended) : []).map((s) => [s.id, s]));
 
+  /** The states of a series over the transaction: its entry's, or unchanged when it was not written. */
+  const rolled = (series: EventRecord): PendingChange => {
+    const state: PostState = { status: series.status, authorId: series.authorId };
+    return { kind: 'event', id: series.id, action: 'updated', revision: series.revision, before: state, after: state };
+  };
+  const seriesStates = (parent: number): PendingChange | undefined => {
+    const written = events.get(parent)?.change;
+    const unchanged = unwritten.get(parent);
+    return written ?? (unchanged && rolled(unchanged));
+  };
+  /** Whether an occurrence's change goes into its series' entry: the series has one, and it is seen as the series is. */
+  const isFolded = (e: EventChange, parent: number): boolean => {
+    const series = seriesStates(parent);
+    if (!series) return false;
+    const sameAs = (own: PostState | null, other: PostState | null) =>
+      !own || own.status === 'trash' || (own.status === other?.status && own.authorId === other.authorId);
+    // An occurrence moved to a series created by a split was seen as the series now is, or not alike.
+    return sameAs(e.change.before, series.before ?? series.after) && sameAs(e.change.after, series.after);
+  };
   const out: PendingChange[] = [];
   const folded = new Set<number>();
   for (const c of changes) {
@@ -56,17 +80,15 @@ export async function foldOccurrences(
     const { change, record } = c;
     if (record.occurrence) {
       const parent = record.parentId;
-      if (events.has(parent)) continue;
       const series = unwritten.get(parent);
-      if (series) {
-        if (folded.has(parent)) continue;
+      if (isFolded(c, parent)) {
+        if (!series || folded.has(parent)) continue;
         folded.add(parent);
-        const state: PostState = { status: series.status, authorId: series.authorId };
-        out.push({ kind: 'event', id: parent, action: 'updated', revision: series.revision, before: state, after: state, occurrences: actions(byParent.get(parent)!) });
+        out.push({ ...rolled(series), occurrences: actions(byParent.get(parent)!.filter((e) => isFolded(e, parent))) });
       } else out.push({ ...change, series: parent });
       continue;
     }
-    const occurrences = byParent.get(change.id);
+    const occurrences = byParent.get(change.id)?.filter((e) => isFolded(e, change.id));
     out.push(c.series || occurrences ? { ...change, occurrences: actions(occurrences ?? []) } : change);
   }
   return out;
