@@ -260,6 +260,12 @@ class TransactionRecorder {
       },
     });
     if (name === 'events') {
+      // A series write lists its occurrences before rewriting them: their states before come from that read, not one read each.
+      out.list = async (query: unknown) => {
+        const page = (await inner.list!(query)) as { items: readonly AnyRecord[] };
+        remember(page.items);
+        return page;
+      };
       out.unlink = async (linkKind: 'venue' | 'organizer' | Taxonomy, id: number, revision: number) => {
         const ids = (await inner.unlink!(linkKind, id, revision)) as readonly number[];
         for (const eventId of ids) record(eventId, null, this.touched.get(key(eventId))?.after ?? null, true);
