@@ -275,6 +275,8 @@ for (const [name, storageUrl, available] of storages) {
       const changes = await call('GET', '/changes', `/changes?since=${encodeURIComponent(since.next_token)}&per_page=500`, { expect: 200 });
       expect(changes.changes.some((c: { deleted: boolean }) => c.deleted)).toBe(true);
       expect(changes.changes.some((c: { deleted: boolean }) => !c.deleted)).toBe(true);
+      // The series comes once, with its occurrences (validated as /doc describes them).
+      expect(changes.changes.filter((c: { id: number }) => c.id === series.id).map((c: { occurrences?: { records: unknown[] } }) => c.occurrences?.records.length)).toEqual([3]);
       await call('GET', '/changes', `/changes?since=${encodeURIComponent(since.next_token)}&per_page=2`, { token: null, expect: 200 });
 
       // Webhook endpoints (administrators; disabled, so that nothing is delivered).

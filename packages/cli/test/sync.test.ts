@@ -1,6 +1,6 @@
 // Keeping a copy in sync, end to end, with real parts: `evcal serve` processes on memory, a
 // JSON file, SQLite and PostgreSQL; webhook receivers over real HTTP verifying every delivery
-// with the standardwebhooks package; a receiver that is down, then back; servers killed with
+// with the standardwebhooks package (one delivery for a series edit, naming its occurrences); a receiver that is down, then back; servers killed with
 // SIGKILL between a write and its delivery, and mid-delivery; clients copying the calendar
 // through GET /changes while writes run; and two servers on one database, whose readers never
 // skip a change and whose deliveries each go out once. PostgreSQL runs when
@@ -94,6 +94,43 @@ for (const storage of STORAGES) {
       expect(receiver.rejected).toEqual([]);
     });
 
+    it('delivers one signed webhook for a series edit, naming its occurrences, and /changes gives it as one entry', async () => {
+      const receiver = await webhookReceiver();
+      const server = await serveOn(storage.url());
+      await register(server, receiver, ['event.created', 'event.updated', 'event.trashed']);
+      const created = await call(`${server.api}/events`, { json: event('Weekly', { start_date: '2027-03-01 19:00:00', end_date: '2027-03-01 21:00:00', recurrence: 'FREQ=WEEKLY;COUNT=5' }) });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      const id = created.json.id as number;
+      const listed = await call(`${server.api}/events?post_parent=${id}&start_date=2027-01-01&end_date=2027-12-31`, { auth: null });
+      const occurrences = (listed.json.events as Array<{ id: number }>).map((e) => e.id).sort((a, b) => a - b);
+      expect(occurrences).toHaveLength(5);
+      const token = (await call(`${server.api}/changes`, { auth: null })).json.next_token as string;
+
+      await call(`${server.api}/events/${id}`, { method: 'PATCH', json: { title: 'Weekly, renamed' } });
+      await call(`${server.api}/events/${occurrences[1]}`, { method: 'PATCH', json: { title: 'Once different' } });
+      await eventually(() => unique(receiver.deliveries).filter((d) => d.type.startsWith('event.')).length === 3, 20_000, 'three deliveries');
+      const events = unique(receiver.deliveries).filter((d) => d.type.startsWith('event.'));
+      // One message per write: the series' names its occurrences, the exception's its series.
+      expect(events.map((d) => [d.type, d.recordId, d.occurrences, d.series])).toEqual([
+        ['event.created', id, { created: occurrences, updated: [], trashed: [], deleted: [] }, undefined],
+        ['event.updated', id, { created: [], updated: occurrences, trashed: [], deleted: [] }, undefined],
+        ['event.updated', occurrences[1], undefined, id],
+      ]);
+      expect(receiver.rejected).toEqual([]);
+
+      // /changes: the series once, with its occurrences as they are now, then the exception.
+      const page = await call(`${server.api}/changes?since=${encodeURIComponent(token)}`, { auth: null });
+      expect(page.json.changes.map((c: any) => [c.id, c.deleted, c.record.title, c.occurrences?.records.map((r: any) => r.id), c.occurrences?.deleted])).toEqual([
+        [id, false, 'Weekly, renamed', occurrences, []],
+        [occurrences[1], false, 'Once different', undefined, undefined],
+      ]);
+      expect(page.json.changes[0].occurrences.records.map((r: any) => r.title)).toEqual(['Weekly, renamed', 'Once different', 'Weekly, renamed', 'Weekly, renamed', 'Weekly, renamed']);
+
+      await call(`${server.api}/events/${id}`, { method: 'DELETE' });
+      await eventually(() => unique(receiver.deliveries).some((d) => d.type === 'event.trashed'), 20_000, 'the trashed series');
+      expect(unique(receiver.deliveries).filter((d) => d.type === 'event.trashed').map((d) => [d.recordId, d.occurrences?.trashed])).toEqual([[id, occurrences]]);
+    });
+
     it('delivers what waited while the receiver was down, in order per record, once it is back', async () => {
       const receiver = await webhookReceiver({ startDown: true });
       const server = await serveOn(storage.url());
@@ -167,11 +204,15 @@ for (const storage of STORAGES) {
       expect(admin.records.size).toBeGreaterThan(10);
       expect([...admin.records.keys()].some((k) => k.startsWith('event:') && admin.records.get(k)!.status === 'draft')).toBe(true);
       expect([...anonymous.records.values()].every((r) => r.status === undefined || r.status === 'publish')).toBe(true);
+      // Occurrences came with their series: exceptions, and the new series of a split.
+      const occurrences = [...anonymous.records.values()].filter((r) => r.post_parent);
+      expect(occurrences.filter((r) => /^W\d exception$/.test(r.title)).length).toBe(3);
+      expect(occurrences.filter((r) => /^W\d later$/.test(r.title)).length).toBe(9);
     });
   });
 }
 
-/** One writer: creates, changes, unpublishes, trashes and deletes records of every kind. */
+/** One writer: creates, changes, unpublishes, trashes and deletes records of every kind, series too. */
 async function writer(api: string, w: number): Promise<void> {
   const mine: number[] = [];
   for (let i = 0; i < 8; i++) {
@@ -185,6 +226,32 @@ async function writer(api: string, w: number): Promise<void> {
   if (venue) await call(`${api}/venues/${venue}`, { method: 'PATCH', json: { city: `City ${w}` } });
   const tag = (await call(`${api}/tags?search=tag${w}&hide_empty=0`)).json.tags[0]?.id;
   if (tag) await call(`${api}/tags/${tag}`, { method: 'DELETE' });
+  await seriesWriter(api, w);
+}
+
+/** Series: created, changed, an exception, split, an occurrence trashed, one made one event again, one trashed. */
+async function seriesWriter(api: string, w: number): Promise<void> {
+  const series = async (title: string, recurrence: string) => {
+    const res = await call(`${api}/events`, { json: event(title, { start_date: `2027-02-0${w + 1} 18:00:00`, end_date: `2027-02-0${w + 1} 19:00:00`, recurrence }) });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    return res.json.id as number;
+  };
+  const occurrencesOf = async (id: number) => ((await call(`${api}/events?post_parent=${id}&start_date=2027-01-01&end_date=2029-12-31&per_page=50&status=publish,draft`)).json.events as Array<{ id: number }>).map((e) => e.id);
+  const a = await series(`W${w} weekly`, 'FREQ=WEEKLY;COUNT=6');
+  const b = await series(`W${w} monthly`, 'FREQ=MONTHLY');
+  const c = await series(`W${w} daily`, 'FREQ=DAILY;COUNT=4');
+  await call(`${api}/events/${a}`, { method: 'PATCH', json: { title: `W${w} weekly renamed`, categories: ['Series'] } });
+  const [first, second, , fourth] = await occurrencesOf(a);
+  await call(`${api}/events/${second}`, { method: 'PATCH', json: { title: `W${w} exception` } });
+  await call(`${api}/events/${first}`, { method: 'PATCH', json: { status: 'draft' } });
+  await call(`${api}/events/${fourth}?scope=following`, { method: 'PATCH', json: { title: `W${w} later` } });
+  const monthly = await occurrencesOf(b);
+  await call(`${api}/events/${monthly[2]}`, { method: 'DELETE' });
+  await call(`${api}/events/${monthly[5]}?scope=following`, { method: 'DELETE' });
+  await call(`${api}/events/${b}`, { method: 'PATCH', json: { status: 'draft' } });
+  await call(`${api}/events/${c}`, { method: 'PATCH', json: { recurrence: '' } });
+  const d = await series(`W${w} gone`, 'FREQ=WEEKLY;COUNT=3');
+  await call(`${api}/events/${d}`, { method: 'DELETE' });
 }
 
 describe.skipIf(!POSTGRES_URL)('postgres: two evcal serve processes on one database', { timeout: 120_000 }, () => {

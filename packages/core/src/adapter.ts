@@ -11,7 +11,7 @@ export type {
 // The change log, webhook endpoints and their outbox, kept in the write transaction.
 export { CHANGE_KINDS } from './storage/change-store';
 export type {
-  ChangeKind, ChangeAction, ChangeEntry, ChangeLog, ChangeLogState, ChangePosition, PostState, StoredChanges,
+  ChangeKind, ChangeAction, ChangeEntry, ChangeLog, ChangeLogState, ChangePosition, OccurrenceActions, PostState, StoredChanges,
   WebhookStore, WebhookEndpointRecord, WebhookDelivery, DeliveryKey, DeliveryOutcome,
 } from './storage/change-store';
 export { storageError, isStorageConflict } from './storage/storage-errors';

@@ -95,10 +95,11 @@ export type { WebhookOperations, WebhookCreateInput, WebhookIdInput, WebhookUpda
 export { createWebhookDispatcher, DEFAULT_RETRY_SCHEDULE, retryAfterMs } from './changes/webhook-dispatcher';
 export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookMessage, WebhookAnswer, WebhookSend } from './changes/webhook-dispatcher';
 export { CHANGE_KINDS } from './storage/change-store';
-export type { ChangeKind, ChangeAction, ChangeEntry, WebhookEndpointRecord, WebhookDelivery } from './storage/change-store';
+export type { ChangeKind, ChangeAction, ChangeEntry, OccurrenceActions, WebhookEndpointRecord, WebhookDelivery } from './storage/change-store';
 export {
   SYNC_REPRESENTATIONS, changeEnvelopeSchema, changesSchema, changedRecordSchema, tombstoneSchema, webhookEndpointSchema, webhookEndpointListSchema,
+  occurrenceActionsSchema, changedOccurrencesSchema,
 } from './represent/change-schemas';
 export type {
-  ChangeEnvelope, ChangesJson, ChangedRecordJson, TombstoneJson, WebhookEndpointJson, WebhookEndpointListJson,
+  ChangeEnvelope, ChangesJson, ChangedRecordJson, ChangedOccurrencesJson, TombstoneJson, WebhookEndpointJson, WebhookEndpointListJson,
 } from './represent/change-schemas';

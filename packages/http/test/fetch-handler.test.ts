@@ -856,8 +856,8 @@ describe('/doc (§7.2)', () => {
     expect(res.json.servers).toEqual([{ url: `${ROOT}/` }]);
     expect(Object.keys(res.json.components.schemas).sort()).toEqual(
       // The reference's names, then the list envelopes, the embedded term and the error, and evcal's sync representations.
-      ['CategoryList', 'ChangeEnvelope', 'ChangedRecord', 'Changes', 'CostDetails', 'DateDetails', 'EmbeddedTerm', 'Error', 'Event', 'EventList',
-        'Image', 'ImageSize', 'Organizer', 'OrganizerList', 'TagList', 'Term', 'Tombstone', 'Venue', 'VenueList', 'WebhookEndpoint', 'WebhookEndpointList'],
+      ['CategoryList', 'ChangeEnvelope', 'ChangedOccurrences', 'ChangedRecord', 'Changes', 'CostDetails', 'DateDetails', 'EmbeddedTerm', 'Error', 'Event', 'EventList',
+        'Image', 'ImageSize', 'OccurrenceActions', 'Organizer', 'OrganizerList', 'TagList', 'Term', 'Tombstone', 'Venue', 'VenueList', 'WebhookEndpoint', 'WebhookEndpointList'],
     );
   });
 

@@ -191,6 +191,10 @@ export interface ChangesTable {
   author_before: number | null;
   status_after: string | null;
   author_after: number | null;
+  /** A series' entry: JSON of OccurrenceActions (migration 0011). */
+  occurrences: string | null;
+  /** An occurrence's entry: its series. */
+  series_id: BigIntColumn | null;
 }
 
 /** Named values: `change_log_id`, the log's random identity. */

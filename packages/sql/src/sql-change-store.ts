@@ -4,7 +4,7 @@
 // for the change counter's lock, and on PostgreSQL a claim skips rows another server has
 // locked (`FOR UPDATE SKIP LOCKED`), so concurrent senders get disjoint deliveries.
 import type {
-  ChangeEntry, ChangeKind, ChangeLog, ChangeAction, PostState, PostStatus, WebhookDelivery, WebhookEndpointRecord, WebhookStore,
+  ChangeEntry, ChangeKind, ChangeLog, ChangeAction, OccurrenceActions, PostState, PostStatus, WebhookDelivery, WebhookEndpointRecord, WebhookStore,
 } from '@evcal/core/adapter';
 import { storageError } from '@evcal/core/adapter';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -129,6 +129,7 @@ function changeRow(e: ChangeEntry): ChangesTable {
     change: e.change, seq: e.seq, kind: e.kind, record_id: e.id, action: e.action, revision: e.revision, at: e.at,
     status_before: e.before?.status ?? null, author_before: e.before?.authorId ?? null,
     status_after: e.after?.status ?? null, author_after: e.after?.authorId ?? null,
+    occurrences: e.occurrences ? JSON.stringify(e.occurrences) : null, series_id: e.series ?? null,
   };
 }
 
@@ -138,6 +139,8 @@ function changeEntry(r: ChangesTable): ChangeEntry {
   return {
     change: Number(r.change), seq: Number(r.seq), kind: r.kind as ChangeKind, id: Number(r.record_id), action: r.action as ChangeAction,
     revision: Number(r.revision), at: Number(r.at), before: state(r.status_before, r.author_before), after: state(r.status_after, r.author_after),
+    ...(r.occurrences === null ? {} : { occurrences: JSON.parse(r.occurrences) as OccurrenceActions }),
+    ...(r.series_id === null ? {} : { series: Number(r.series_id) }),
   };
 }
 

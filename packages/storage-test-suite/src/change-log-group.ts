@@ -57,6 +57,25 @@ export function changeLogGroup(ctx: SuiteContext): void {
       expect(await s.changes.read({ change: 0, seq: 0 }, 0)).toEqual([]);
     });
 
+    it('keeps the occurrences a series\' entry names, and the series an occurrence\'s entry names', async () => {
+      const s = await ctx.fresh();
+      const big = 740_055 * 2 ** 31 + 42;
+      const occurrences = { created: [big, big + 2 ** 31], updated: [], trashed: [big + 2 ** 32], deleted: [1] };
+      const c = await logged(s, (change) => [
+        entry(change, 0, { id: 42, occurrences }),
+        entry(change, 1, { id: big, action: 'updated', series: 42 }),
+        entry(change, 2, { id: 43 }),
+      ]);
+      const read = await s.changes.read({ change: c, seq: 0 }, 10);
+      expect(read).toEqual([entry(c, 0, { id: 42, occurrences }), entry(c, 1, { id: big, action: 'updated', series: 42 }), entry(c, 2, { id: 43 })]);
+      expect(read[2]).not.toHaveProperty('occurrences');
+      expect(read[2]).not.toHaveProperty('series');
+      if (ctx.options.reopen) {
+        const again = await ctx.reopen(s);
+        expect(await again.changes.read({ change: c, seq: 0 }, 10)).toEqual(read);
+      }
+    });
+
     it('writes nothing of a transaction that fails (adapters with transactions)', async () => {
       const s = await ctx.fresh();
       if (!s.capabilities.transactions) return;

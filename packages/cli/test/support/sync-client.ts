@@ -1,6 +1,6 @@
 // A client keeping a copy of a calendar over HTTP, as docs/sync.md tells one to: take a token,
-// list every collection, then follow GET /changes page by page. And the full lists the copy
-// must equal, read page by page.
+// list every collection, then follow GET /changes page by page (a series' item brings the
+// occurrences its changes affected). And the full lists the copy must equal, read page by page.
 import { expect } from 'vitest';
 
 type Json = Record<string, any>;
@@ -34,8 +34,11 @@ export async function syncPage(api: string, client: SyncClient, auth?: string, p
   const page = await get(`${api}/changes?since=${encodeURIComponent(client.token)}&per_page=${perPage}`, auth);
   expect(page.status, JSON.stringify(page.json)).toBe(200);
   for (const c of page.json.changes as Json[]) {
-    if (c.deleted) client.records.delete(`${c.type}:${c.id}`);
+    // A series is never listed (its occurrences are): a copy of the lists does not keep it.
+    if (c.deleted || c.record.recurrence) client.records.delete(`${c.type}:${c.id}`);
     else keep(client, c.type, c.record);
+    for (const r of (c.occurrences?.records ?? []) as Json[]) keep(client, 'event', r);
+    for (const id of (c.occurrences?.deleted ?? []) as number[]) client.records.delete(`event:${id}`);
   }
   client.token = page.json.next_token;
   return page.json.has_more;

@@ -14,6 +14,10 @@ export interface Delivery {
   readonly type: string;
   readonly recordId: number;
   readonly revision: number;
+  /** A series' change: what it did to its occurrences. */
+  readonly occurrences?: { created: number[]; updated: number[]; trashed: number[]; deleted: number[] };
+  /** An occurrence changed on its own: its series. */
+  readonly series?: number;
 }
 
 export interface Receiver {
@@ -53,7 +57,7 @@ export async function webhookReceiver(options: { secret?: string; startDown?: bo
       const s = createServer((req, res) => {
         let body = '';
         req.setEncoding('utf8').on('data', (c: string) => { body += c; }).on('end', () => {
-          let payload: { type: string; id: number; revision: number };
+          let payload: { type: string; id: number; revision: number; occurrences?: Delivery['occurrences']; series?: number };
           try {
             payload = verifier.verify(body, req.headers as Record<string, string>) as typeof payload;
           } catch (error) {
@@ -61,7 +65,10 @@ export async function webhookReceiver(options: { secret?: string; startDown?: bo
             res.writeHead(400).end();
             return;
           }
-          receiver.deliveries.push({ id: String(req.headers['webhook-id']), type: payload.type, recordId: payload.id, revision: payload.revision });
+          receiver.deliveries.push({
+            id: String(req.headers['webhook-id']), type: payload.type, recordId: payload.id, revision: payload.revision,
+            ...(payload.occurrences ? { occurrences: payload.occurrences } : {}), ...(payload.series !== undefined ? { series: payload.series } : {}),
+          });
           if (receiver.mode === 'hold') held.push(res);
           else res.writeHead(204).end();
         });

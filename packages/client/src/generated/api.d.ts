@@ -10326,6 +10326,27 @@ export interface components {
             revision: number;
             /** @description When the change was made, ISO 8601 in UTC */
             timestamp: string;
+            /** @description Sent when the record is one occurrence of a series changed on its own (an exception): the series ID */
+            series?: number;
+            occurrences?: components["schemas"]["OccurrenceActions"];
+        };
+        /** @description Sent with every change of a series: what it did to its occurrences, which get no change of their own */
+        OccurrenceActions: {
+            /** @description Occurrences stored by the change */
+            created: number[];
+            /** @description Occurrences changed by it (exceptions keep their own changes) */
+            updated: number[];
+            /** @description Occurrences moved to the trash by it (the series was) */
+            trashed: number[];
+            /** @description Occurrences removed for good: no longer in the rule, or the series is one event again */
+            deleted: number[];
+        };
+        /** @description Sent with a series: the occurrences its changes since the token affected (they appear nowhere else in the answer for those changes) */
+        ChangedOccurrences: {
+            /** @description Occurrences as their list shows them to you now: put each into your copy, replacing what you hold */
+            records: components["schemas"]["Event"][];
+            /** @description Occurrences to remove from your copy: removed, trashed, or no longer visible to you */
+            deleted: number[];
         };
         ChangedRecord: {
             /**
@@ -10342,8 +10363,9 @@ export interface components {
             deleted: false;
             /** @description The record's revision */
             revision: number;
-            /** @description The record as its list shows it to you */
+            /** @description The record as its list shows it to you (a series, which carries recurrence, is never listed: its occurrences are) */
             record: components["schemas"]["Event"] | components["schemas"]["Venue"] | components["schemas"]["Organizer"] | components["schemas"]["Term"];
+            occurrences?: components["schemas"]["ChangedOccurrences"];
         };
         Tombstone: {
             /**
@@ -10358,6 +10380,7 @@ export interface components {
              * @enum {unknown}
              */
             deleted: true;
+            occurrences?: components["schemas"]["ChangedOccurrences"];
         };
         Changes: {
             /** @description The records changed after the token, in the order of their last change; a page may be empty while has_more is true */

@@ -14,5 +14,10 @@ export function eventType(entry: Pick<ChangeEntry, 'kind' | 'action'>): string {
 }
 
 export function changeEnvelope(entry: ChangeEntry): ChangeEnvelope {
-  return { type: eventType(entry), id: entry.id, revision: entry.revision, timestamp: new Date(entry.at).toISOString() };
+  const o = entry.occurrences;
+  return {
+    type: eventType(entry), id: entry.id, revision: entry.revision, timestamp: new Date(entry.at).toISOString(),
+    ...(entry.series !== undefined ? { series: entry.series } : {}),
+    ...(o ? { occurrences: { created: [...o.created], updated: [...o.updated], trashed: [...o.trashed], deleted: [...o.deleted] } } : {}),
+  };
 }

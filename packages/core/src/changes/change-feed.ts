@@ -2,7 +2,8 @@
 // changed in the page appears once, as it is now, in the representation its list gives the
 // caller; a record the caller may no longer see (deleted, trashed, or no longer visible to it)
 // appears as a tombstone, but only if the caller could have seen it at some point since the
-// token: an anonymous reader never learns that a draft existed.
+// token: an anonymous reader never learns that a draft existed. A series comes with the
+// occurrences its changes affected (as they are now, or to remove).
 import * as v from 'valibot';
 import { CalendarError } from '../errors';
 import { arg, parseArgs, type ArgSpecs } from '../input/args';
@@ -14,7 +15,8 @@ import { renderEvents } from '../operations/event-render';
 import { visibility } from '../operations/status-filter';
 import type { Call } from '../operations/call';
 import { statusMatches } from '../query/event-engine';
-import type { ChangedRecordJson, ChangesJson, TombstoneJson } from '../represent/change-schemas';
+import type { ChangedOccurrencesJson, ChangedRecordJson, ChangesJson, TombstoneJson } from '../represent/change-schemas';
+import type { EventJson } from '../represent/schemas';
 import { organizerJson, venueJson } from '../represent/linked-post-json';
 import { redactProtected } from '../represent/redact';
 import { termJson } from '../represent/term-json';
@@ -58,8 +60,8 @@ export async function readChanges(call: Call, input: Readonly<Record<string, unk
   if (token.change <= log.prunedThrough) {
     throw new CalendarError('sync_token_expired', msg('The sync token has expired: list every collection again, then follow the changes from the new token.'));
   }
-  const read = entries.slice(0, perPage);
-  const more = entries.length > perPage;
+  const read = withinBudget(entries, perPage);
+  const more = entries.length > read.length;
   const lastRead = read[read.length - 1];
   let next = lastRead ? { change: lastRead.change, seq: lastRead.seq + 1 } : { change: token.change, seq: token.seq };
   // At the end, the token moves past changes that logged nothing, so it stays as recent as the reader.
@@ -74,7 +76,7 @@ export async function readChanges(call: Call, input: Readonly<Record<string, unk
 
 /** The records the entries name, once each, in the order of their last entry: as they are now, or as tombstones. */
 async function changedRecords(call: Call, entries: readonly ChangeEntry[]): Promise<Array<ChangedRecordJson | TombstoneJson>> {
-  const groups = new Map<string, { kind: ChangeKind; id: number; last: number; seenByCaller: boolean }>();
+  const groups = new Map<string, { kind: ChangeKind; id: number; last: number; seenByCaller: boolean; occurrences?: Set<number> }>();
   const sees = visibleTo(call);
   entries.forEach((e, i) => {
     const key = `${e.kind}:${e.id}`;
@@ -82,13 +84,18 @@ async function changedRecords(call: Call, entries: readonly ChangeEntry[]): Prom
     group.last = i;
     // Visible before or after any of its changes since the token: the caller may hold it.
     group.seenByCaller ||= sees(e.kind, e.before) || sees(e.kind, e.after);
+    if (e.occurrences) {
+      group.occurrences ??= new Set();
+      for (const id of occurrenceIds(e)) group.occurrences.add(id);
+    }
     groups.set(key, group);
   });
   const ordered = [...groups.values()].sort((a, b) => a.last - b.last);
   const idsOf = (kind: ChangeKind) => ordered.filter((g) => g.kind === kind).map((g) => g.id);
+  const occurrenceIdsRead = ordered.flatMap((g) => [...(g.occurrences ?? [])]);
   const s = call.storage;
   const [events, venues, organizers, categories, tags] = await Promise.all([
-    s.events.getMany(idsOf('event')), s.venues.getMany(idsOf('venue')), s.organizers.getMany(idsOf('organizer')),
+    s.events.getMany([...new Set([...idsOf('event'), ...occurrenceIdsRead])]), s.venues.getMany(idsOf('venue')), s.organizers.getMany(idsOf('organizer')),
     s.categories.getMany(idsOf('category')), s.tags.getMany(idsOf('tag')),
   ]);
   const shown = <R extends { id: number; status?: string; authorId?: number }>(kind: ChangeKind, records: readonly R[]) =>
@@ -107,10 +114,50 @@ async function changedRecords(call: Call, entries: readonly ChangeEntry[]): Prom
   const out: Array<ChangedRecordJson | TombstoneJson> = [];
   for (const g of ordered) {
     const now = rendered.get(`${g.kind}:${g.id}`);
-    if (now) out.push({ type: g.kind, id: g.id, deleted: false, revision: now.revision, record: now.record });
-    else if (g.seenByCaller) out.push({ type: g.kind, id: g.id, deleted: true });
+    const occurrences = g.occurrences && changedOccurrences(g.occurrences, rendered, g.seenByCaller);
+    const extra = occurrences ? { occurrences } : {};
+    if (now) out.push({ type: g.kind, id: g.id, deleted: false, revision: now.revision, record: now.record, ...extra });
+    else if (g.seenByCaller) out.push({ type: g.kind, id: g.id, deleted: true, ...extra });
   }
   return out;
+}
+
+/**
+ * The occurrences a series' changes affected, for the caller: those it sees as they are now,
+ * and the others to remove (only when it could see the series: it never learns of a draft's).
+ * The log folds only occurrences seen as their series is (occurrence-folding.ts), so the
+ * series' visibility decides for them too.
+ */
+function changedOccurrences(ids: ReadonlySet<number>, rendered: ReadonlyMap<string, { record: ChangedRecordJson['record'] }>, seenByCaller: boolean): ChangedOccurrencesJson {
+  const sorted = [...ids].sort((a, b) => a - b);
+  return {
+    records: sorted.flatMap((id) => {
+      const now = rendered.get(`event:${id}`);
+      return now ? [now.record as EventJson] : [];
+    }),
+    deleted: seenByCaller ? sorted.filter((id) => !rendered.has(`event:${id}`)) : [],
+  };
+}
+
+/**
+ * The first entries whose changes, with the occurrences of series, add up to at most
+ * `perPage` (each entry counts one, and one more for each occurrence it names); at least one.
+ */
+function withinBudget(entries: readonly ChangeEntry[], perPage: number): ChangeEntry[] {
+  const out: ChangeEntry[] = [];
+  let used = 0;
+  for (const e of entries) {
+    used += 1 + occurrenceIds(e).length;
+    if (out.length > 0 && used > perPage) break;
+    out.push(e);
+    if (used >= perPage) break;
+  }
+  return out;
+}
+
+function occurrenceIds(e: ChangeEntry): readonly number[] {
+  const o = e.occurrences;
+  return o ? [...o.created, ...o.updated, ...o.trashed, ...o.deleted] : [];
 }
 
 /**

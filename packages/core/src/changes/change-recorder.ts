@@ -1,5 +1,6 @@
 // The calendar's storage, recording what every write transaction changes: each record
-// created, updated, trashed or deleted becomes a change log entry, and a delivery for each
+// created, updated, trashed or deleted becomes a change log entry (the occurrences a series
+// write touches are named by the series' entry: occurrence-folding.ts), and a delivery for each
 // enabled webhook endpoint that wants its type, written by the same transaction before it
 // commits (so a change, its entry and its deliveries land together or not at all). After the
 // commit the entries are told to the calendar's listeners. Every write core makes goes through
@@ -8,6 +9,7 @@ import type { EventRecord, OrganizerRecord, PostRecord, Taxonomy, TermRecord, Ve
 import type { ChangeAction, ChangeEntry, ChangeKind, PostState, WebhookDelivery } from '../storage/change-store';
 import type { EventCollection, LinkedPostCollection, Storage, StorageTransaction, TermCollection } from '../storage/storage';
 import { changeEnvelope, eventType } from './change-envelope';
+import { foldOccurrences, type EventChange, type PendingChange } from './occurrence-folding';
 
 export interface ChangeRecorderOptions {
   /** The calendar's clock (epoch ms), for the entries' `at`. */
@@ -112,16 +114,21 @@ class TransactionRecorder {
   async flush(now: number): Promise<ChangeEntry[]> {
     if (this.touched.size === 0) return [];
     await this.reload();
-    const changes: Array<{ kind: ChangeKind; id: number; action: ChangeAction; revision: number; before: PostState | null; after: PostState | null }> = [];
+    const changes: Array<PendingChange | EventChange> = [];
     for (const t of this.touched.values()) {
       const action = actionOf(t);
       if (!action) continue;
       const post = t.kind === 'event' || t.kind === 'venue' || t.kind === 'organizer';
-      changes.push({
+      const change: PendingChange = {
         kind: t.kind, id: t.id, action, revision: (t.after ?? t.before)!.revision,
         before: post && t.before ? stateOf(t.before as PostRecord) : null,
         after: post && t.after ? stateOf(t.after as PostRecord) : null,
-      });
+      };
+      if (t.kind !== 'event') changes.push(change);
+      else {
+        const [before, after] = [t.before as EventRecord | null, t.after as EventRecord | null];
+        changes.push({ change, record: (after ?? before)!, series: Boolean(before?.recurrence ?? after?.recurrence) });
+      }
     }
     // A term's representation carries its count of published events: those whose count moved changed too.
     for (const taxonomy of ['category', 'tag'] as const) {
@@ -134,7 +141,8 @@ class TransactionRecorder {
     }
     if (changes.length === 0) return [];
     const change = this.tx.change;
-    const entries: ChangeEntry[] = changes.map((c, seq) => ({ ...c, change, seq, at: now }));
+    const folded = await foldOccurrences(changes, (ids) => this.tx.events.getMany(ids));
+    const entries: ChangeEntry[] = folded.map((c, seq) => ({ ...c, change, seq, at: now }));
     await this.tx.changes.append(entries);
     await this.enqueue(entries);
     return entries;
@@ -154,7 +162,8 @@ class TransactionRecorder {
         deliveries.push({
           endpointId: endpoint.id, change: entry.change, seq: entry.seq, messageId: `msg_${logId}_${entry.change}_${entry.seq}`,
           // Due at once (the sender's clock is the real one; the calendar's may be set).
-          recordKey: `${entry.kind}:${entry.id}`, type, payload, state: 'pending', attempts: 0, nextAttemptAt: 0,
+          // An exception's deliveries keep their order with its series'.
+          recordKey: `${entry.kind}:${entry.series ?? entry.id}`, type, payload, state: 'pending', attempts: 0, nextAttemptAt: 0,
           leasedUntil: null, lastAttemptAt: null, lastStatus: null, lastError: null,
         });
       }
@@ -251,6 +260,12 @@ class TransactionRecorder {
       },
     });
     if (name === 'events') {
+      // A series write lists its occurrences before rewriting them: their states before come from that read, not one read each.
+      out.list = async (query: unknown) => {
+        const page = (await inner.list!(query)) as { items: readonly AnyRecord[] };
+        remember(page.items);
+        return page;
+      };
       out.unlink = async (linkKind: 'venue' | 'organizer' | Taxonomy, id: number, revision: number) => {
         const ids = (await inner.unlink!(linkKind, id, revision)) as readonly number[];
         for (const eventId of ids) record(eventId, null, this.touched.get(key(eventId))?.after ?? null, true);

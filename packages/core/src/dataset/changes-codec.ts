@@ -13,6 +13,8 @@ const entrySchema = v.object({
   change: int, seq: int, kind: v.picklist(CHANGE_KINDS), id: int,
   action: v.picklist(['created', 'updated', 'trashed', 'deleted']),
   revision: int, at: ms, before: state, after: state,
+  occurrences: v.optional(v.object({ created: v.array(int), updated: v.array(int), trashed: v.array(int), deleted: v.array(int) })),
+  series: v.optional(int),
 });
 
 const endpointSchema = v.object({

@@ -8,19 +8,38 @@ const str = (description: string) => v.pipe(v.string(), v.description(descriptio
 const int = (description: string) => v.pipe(v.number(), v.integer(), v.description(description));
 const kind = v.pipe(v.picklist(['event', 'venue', 'organizer', 'category', 'tag']), v.description('The kind of record'));
 
+const ids = (description: string) => v.pipe(v.array(v.pipe(v.number(), v.integer())), v.description(description));
+
+/** What a change of a series did to its occurrences. */
+export const occurrenceActionsSchema = v.pipe(v.object({
+  created: ids('Occurrences stored by the change'),
+  updated: ids('Occurrences changed by it (exceptions keep their own changes)'),
+  trashed: ids('Occurrences moved to the trash by it (the series was)'),
+  deleted: ids('Occurrences removed for good: no longer in the rule, or the series is one event again'),
+}), v.description('Sent with every change of a series: what it did to its occurrences, which get no change of their own'));
+
 /** What changed: in-process change events and webhook payloads carry this. */
 export const changeEnvelopeSchema = v.object({
   type: str('The event type, <kind>.<action>: event.created, venue.updated, category.deleted…'),
   id: int('The record ID'),
   revision: int('The record\'s revision after the change (its last one, for a deletion)'),
   timestamp: str('When the change was made, ISO 8601 in UTC'),
+  series: v.optional(int('Sent when the record is one occurrence of a series changed on its own (an exception): the series ID')),
+  occurrences: v.optional(occurrenceActionsSchema),
 });
+
+/** The occurrences a change of a series affected, for a copy: as they are now, or to remove. */
+export const changedOccurrencesSchema = v.pipe(v.object({
+  records: v.pipe(v.array(eventSchema), v.description('Occurrences as their list shows them to you now: put each into your copy, replacing what you hold')),
+  deleted: ids('Occurrences to remove from your copy: removed, trashed, or no longer visible to you'),
+}), v.description('Sent with a series: the occurrences its changes since the token affected (they appear nowhere else in the answer for those changes)'));
 
 /** A record a reader may no longer see: deleted, trashed, or no longer visible to it. */
 export const tombstoneSchema = v.object({
   type: kind,
   id: int('The record ID'),
   deleted: v.pipe(v.literal(true), v.description('Remove the record from your copy')),
+  occurrences: v.optional(changedOccurrencesSchema),
 });
 
 /** A record as it is now, in the representation its list gives. */
@@ -29,7 +48,8 @@ export const changedRecordSchema = v.object({
   id: int('The record ID'),
   deleted: v.pipe(v.literal(false), v.description('Put the record into your copy, replacing what you hold')),
   revision: int('The record\'s revision'),
-  record: v.pipe(v.union([eventSchema, venueSchema, organizerSchema, termSchema]), v.description('The record as its list shows it to you')),
+  record: v.pipe(v.union([eventSchema, venueSchema, organizerSchema, termSchema]), v.description('The record as its list shows it to you (a series, which carries recurrence, is never listed: its occurrences are)')),
+  occurrences: v.optional(changedOccurrencesSchema),
 });
 
 export const changesSchema = v.object({
@@ -57,6 +77,8 @@ export const webhookEndpointListSchema = v.object({ webhooks: v.array(webhookEnd
 /** The schemas of these representations, by the names /doc gives them. */
 export const SYNC_REPRESENTATIONS = {
   ChangeEnvelope: changeEnvelopeSchema,
+  OccurrenceActions: occurrenceActionsSchema,
+  ChangedOccurrences: changedOccurrencesSchema,
   ChangedRecord: changedRecordSchema,
   Tombstone: tombstoneSchema,
   Changes: changesSchema,
@@ -65,6 +87,7 @@ export const SYNC_REPRESENTATIONS = {
 } as const;
 
 export type ChangeEnvelope = v.InferOutput<typeof changeEnvelopeSchema>;
+export type ChangedOccurrencesJson = v.InferOutput<typeof changedOccurrencesSchema>;
 export type TombstoneJson = v.InferOutput<typeof tombstoneSchema>;
 export type ChangedRecordJson = v.InferOutput<typeof changedRecordSchema>;
 export type ChangesJson = v.InferOutput<typeof changesSchema>;

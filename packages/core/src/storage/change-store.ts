@@ -40,6 +40,21 @@ export interface ChangeEntry extends ChangePosition {
   readonly before: PostState | null;
   /** A post's status and author after the change (null: deleted, or a term). */
   readonly after: PostState | null;
+  /**
+   * The entry of a series (an event that is one, or was one before the change): what the
+   * change did to its occurrences, which have no entries of their own in that change.
+   */
+  readonly occurrences?: OccurrenceActions;
+  /** The entry of one occurrence changed on its own (an exception): its series. */
+  readonly series?: number;
+}
+
+/** What one change did to the occurrences of a series, by action (occurrence ids, ascending). */
+export interface OccurrenceActions {
+  readonly created: readonly number[];
+  readonly updated: readonly number[];
+  readonly trashed: readonly number[];
+  readonly deleted: readonly number[];
 }
 
 /** The identity of a storage's change log, and how much of it was pruned. */

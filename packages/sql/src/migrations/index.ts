@@ -10,6 +10,7 @@ import { changes } from './0007-changes';
 import { accounts } from './0008-accounts';
 import { recurrence } from './0009-recurrence';
 import { searchPositionsAndLinkOrder } from './0010-search-positions-and-link-order';
+import { seriesChanges } from './0011-series-changes';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
@@ -31,6 +32,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0008_accounts': accounts,
   '0009_recurrence': recurrence,
   '0010_search_positions_and_link_order': searchPositionsAndLinkOrder,
+  '0011_series_changes': seriesChanges,
 };
 
 /**
