@@ -73,12 +73,12 @@ describe('evcal import and export', () => {
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain('events[0]');
     expect(JSON.parse(evcal('export', '--storage', storage).stdout).venues).toEqual([]);
-  });
+  }, 60_000);
 
   it('needs exactly one dataset file', () => {
     dir = mkdtempSync(join(tmpdir(), 'evcal-transfer-'));
     const res = evcal('import');
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/dataset file/);
-  });
+  }, 60_000);
 });
