@@ -173,8 +173,8 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: numb
   /** Events with their links: one query for the rows, one for all their links. */
   const withLinks = async (rows: readonly EventRow[]): Promise<EventRecord[]> => {
     if (rows.length === 0) return [];
-    const links = groupLinks(await db.selectFrom('evcal_event_links').select(['event_id', 'kind', 'ref_id', 'position'])
-      .where('event_id', 'in', rows.map((r) => r.id)).execute());
+    const links = groupLinks(await inChunks(rows.map((r) => r.id), (ids) => db.selectFrom('evcal_event_links').select(['event_id', 'kind', 'ref_id', 'position'])
+      .where('event_id', 'in', ids).execute()));
     return rows.map((r) => eventRecord(r, links.get(Number(r.id))));
   };
   const writeLinks = async (tx: Db, event: EventRecord) => {
@@ -249,7 +249,22 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: numb
 function selectEvents(db: Db, ids: readonly number[]): Promise<EventRow[]> {
   const valid = storableEventIds(ids);
   if (valid.length === 0) return Promise.resolve([]);
-  return db.selectFrom('evcal_events').select(EVENT_COLUMNS).where('id', 'in', valid).execute();
+  return inChunks(valid, (chunk) => db.selectFrom('evcal_events').select(EVENT_COLUMNS).where('id', 'in', chunk).execute());
+}
+
+/**
+ * The most values one `IN (…)` list binds. SQLite refuses a statement with more than 32,766
+ * variables and PostgreSQL one with more than 65,535 parameters, and an unpaged list (every
+ * scheduled post that is due, every series) can hold more rows than that.
+ */
+export const IN_LIST_LIMIT = 10_000;
+
+/** `query` over `values` in lists of at most IN_LIST_LIMIT, the rows of all of them together. */
+export async function inChunks<V, R>(values: readonly V[], query: (chunk: readonly V[]) => Promise<R[]>): Promise<R[]> {
+  if (values.length <= IN_LIST_LIMIT) return query(values);
+  const out: R[] = [];
+  for (let i = 0; i < values.length; i += IN_LIST_LIMIT) out.push(...(await query(values.slice(i, i + IN_LIST_LIMIT))));
+  return out;
 }
 
 /** The columns records are read from, on the aliased table of a list. */
@@ -293,7 +308,7 @@ function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue'
     }),
     getMany: (ids) => guard(async () => {
       const valid = storableIds(ids);
-      return valid.length ? (await select().where('id', 'in', valid).execute()).map(toRecord) : [];
+      return valid.length ? (await inChunks(valid, (chunk) => select().where('id', 'in', chunk).execute())).map(toRecord) : [];
     }),
     getBySlug: (slug) => guard(async () => {
       if (slug === '') return undefined;
@@ -334,7 +349,7 @@ function termCollection(taxonomy: Taxonomy, db: Db, d: SqlDialect, schema: strin
     }),
     getMany: (ids) => guard(async () => {
       const valid = storableIds(ids);
-      return valid.length ? (await select().where('id', 'in', valid).execute()).map(termRecord) : [];
+      return valid.length ? (await inChunks(valid, (chunk) => select().where('id', 'in', chunk).execute())).map(termRecord) : [];
     }),
     getBySlug: (slug) => guard(async () => {
       if (slug === '') return undefined;
