@@ -19,7 +19,7 @@ for (const [name, open, copies, available] of storages) {
       try {
         const { storage, db } = opened;
         await storage.transaction(async (tx) => {
-          await tx.categories.insert(termRecord(7, { taxonomy: 'category', name: 'Music', slug: 'music' }));
+          await tx.categories.insert(termRecord(7, { name: 'Music', slug: 'music' }));
           await tx.events.insert(eventRecord(1, { status: 'future', slug: 'scheduled', categoryIds: [7] }));
         });
         // Copies of event 1 and its links made by the database itself (ids 2…copies+1).
