@@ -1,6 +1,6 @@
 // @evcal/core/binding: what a transport binding (@evcal/http) builds on besides the app
 // surface: the operations' argument declarations (for its route table, namespace index and
-// OpenAPI document), the validators of lists and the hashing of entity tags, and the
+// OpenAPI document), the validators of lists and the hashing of entity tags, parameters shared by the requests to one address, and the
 // placeholders of messages (for catalogues of translations).
 
 export type { ArgSpec, ArgSpecs, ArgContext, ArgValues, ArgInput } from './input/args';
@@ -11,3 +11,4 @@ export { changesArgs } from './changes/change-feed';
 export { webhookIdArg, webhookWriteArgs } from './changes/webhook-endpoints';
 export { listValidator, hash as hashText } from './operations/validators';
 export { placeholdersOf } from './messages';
+export { sharedArgs } from './operations/plan-cache';

@@ -5,6 +5,7 @@
 import {
   CalendarError, isCalendarError, msg, validatorOf, type Calendar, type CallContext, type Principal,
 } from '@evcal/core';
+import { sharedArgs } from '@evcal/core/binding';
 import type { Authenticate } from './auth';
 import { namespaceIndex } from './namespace-index';
 import { openApiDocument } from './openapi';
@@ -95,19 +96,24 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   const router = createRouter();
   const t = translator(options.locale);
   const documents = documentCache();
-  // Most requests repeat a query string and a path already seen: parsed and matched once.
-  const queries = boundedMemo<Record<string, unknown>>(1024);
+  // Most requests repeat an address already seen: its URL parsed, its query read and its
+  // parameters merged once per address (and site), its path matched once per method.
+  const targets = boundedMemo<Target>(1024);
   const matches = boundedMemo<ReturnType<typeof router.match>>(1024);
   // A list's variant (language, `_fields`) hashed once per `_fields` value.
   const listVariants = boundedMemo<string>(256);
 
   return fetchHandlerOf(async function handle(request: HandlerRequest): Promise<WireResponse> {
     const site = typeof options.siteUrl === 'function' ? options.siteUrl(request) : options.siteUrl;
-    const url = restRouteUrl(new URL(request.url), sitePathOf(site), basePath);
-    const urlOrigin = `${url.protocol}//${url.host}`;
-    const siteRoot = (site ?? urlOrigin).replace(/\/+$/, '');
-    const apiRoot = `${urlOrigin}${prefix}`;
-    const query = queries(url.search, () => safeQuery(url));
+    const { path, search, query, addressParams, siteRoot, apiRoot } = targets(site === undefined ? request.url : `${site} ${request.url}`, () => {
+      const url = restRouteUrl(new URL(request.url), sitePathOf(site), basePath);
+      const urlOrigin = `${url.protocol}//${url.host}`;
+      const query = safeQuery(url);
+      return {
+        path: pathWithin(url.pathname, prefix), search: url.search, query, addressParams: sharedArgs(mergeParams({ path: {}, query, body: {} })),
+        siteRoot: (site ?? urlOrigin).replace(/\/+$/, ''), apiRoot: `${urlOrigin}${prefix}`,
+      };
+    });
     let method = request.method.toUpperCase();
     const override = (typeof query._method === 'string' ? query._method : request.headers.get('x-http-method-override'))?.toUpperCase();
     if (override && method === 'POST') method = override;
@@ -123,7 +129,6 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       (fields || envelope ? send(status, body(), headers) : { status, headers: { ...BASE_HEADERS, ...common, ...headers }, body: head ? null : chunks() });
 
     try {
-      const path = pathWithin(url.pathname, prefix);
       if (path === undefined) return send(404, noRoute(t));
       // iCalendar addresses (`/events.ics`, …) first: `/events/by-slug/x.ics` is a feed, not the slug "x.ics".
       const routeMethod = head ? 'GET' : method;
@@ -151,7 +156,9 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
         }
       }
       const ctx: CallContext = { links: { siteUrl: siteRoot, apiRoot }, ...(principal ? { principal } : {}) };
-      const params = mergeParams({ path: match.params, query, body: await bodyParams(request, maxBodyBytes) });
+      const body = await bodyParams(request, maxBodyBytes);
+      // A request with neither path captures nor a body (most reads) shares its address's frozen parameters.
+      const params = isEmpty(match.params) && isEmpty(body) ? addressParams : mergeParams({ path: match.params, query, body });
       const action = match.route.action;
       // Validators (RFC 9110 §13): reads answer 304 to a matching If-None-Match, writes to an
       // existing resource check If-Match / If-None-Match inside their transaction. Answers
@@ -192,7 +199,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
           const body = await action.run(calendar)(params, preconditions ? { ...ctx, preconditions } : ctx);
           const validator = validatorOf(body);
           const etag = validator === undefined ? undefined
-            : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, url.search, reading ? 'read' : 'write']), false);
+            : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, search, reading ? 'read' : 'write']), false);
           if (reading && etag && !noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
           const location = action.kind !== 'create' ? undefined
             : action.location === 'self' ? selfUrl(body)
@@ -214,6 +221,24 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
 }
 
 // ---- helpers ----
+
+/** What a request's address alone determines (kept per address, frozen). */
+interface Target {
+  /** The path below the API root, or undefined when outside it. */
+  readonly path: string | undefined;
+  /** The query string as sent (`?…`, or ''). */
+  readonly search: string;
+  readonly query: Readonly<Record<string, unknown>>;
+  /** The query's parameters as operations take them (mergeParams without path or body). */
+  readonly addressParams: Readonly<Record<string, unknown>>;
+  readonly siteRoot: string;
+  readonly apiRoot: string;
+}
+
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
+}
 
 /** The path below the API root ('' for the root itself), or undefined when outside it. */
 function pathWithin(pathname: string, prefix: string): string | undefined {

@@ -62,8 +62,6 @@ export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
   const permissions = permissionsFor(ctx.principal, config.roles, config.authorize);
   const now = config.now();
   const links = ctx.links ?? { siteUrl: config.siteUrl, apiRoot: config.apiRoot };
-  // The memo's maps are made when an argument first needs one (a list answered from its plan never does).
-  let memo: ArgMemo | undefined;
   return {
     config,
     storage: config.storage,
@@ -71,9 +69,18 @@ export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
     principal: ctx.principal,
     now,
     links,
-    args: { storage: config.storage, config, permissions, now, get memo() { return (memo ??= newArgMemo()); } },
+    args: new LazyArgContext(config.storage, config, permissions, now),
     preconditions: ctx.preconditions,
   };
+}
+
+/** A call's argument context whose memo is made when an argument first needs one (a list answered from its plan never does). */
+class LazyArgContext implements ArgContext {
+  #memo: ArgMemo | undefined;
+  constructor(readonly storage: Storage, readonly config: CalendarConfig, readonly permissions: Permissions, readonly now: number) {}
+  get memo(): ArgMemo {
+    return (this.#memo ??= newArgMemo());
+  }
 }
 
 /** A call inside a write transaction: what it writes is stamped with the transaction's change. */

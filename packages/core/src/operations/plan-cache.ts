@@ -123,12 +123,41 @@ export function createPlanCache<P extends object, R>(limits: { readonly plans: n
 }
 
 function keyOf(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>): string | undefined {
-  let args: string;
+  const args = argsText(input);
+  if (args === undefined) return undefined;
+  const who = call.principal ? `${call.principal.id} ${call.principal.role ?? ''}` : '-';
+  return `${lastChange} ${Math.floor(call.now / DAY)} ${who} ${call.links.siteUrl} ${call.links.apiRoot} ${args}`;
+}
+
+/**
+ * Arguments a binding shares between every request to one address: frozen to the last level,
+ * so their JSON text is computed once (see `argsText`). Returns the same object.
+ */
+export function sharedArgs<T extends object>(args: T): Readonly<T> {
+  deepFreeze(args);
+  shared.add(args);
+  return args;
+}
+
+const shared = new WeakSet<object>();
+const argTexts = new WeakMap<object, string>();
+
+/** Arguments as JSON text; shared ones (sharedArgs) serialised once. */
+function argsText(input: Readonly<Record<string, unknown>>): string | undefined {
+  const known = shared.has(input) ? argTexts.get(input) : undefined;
+  if (known !== undefined) return known;
+  let text: string;
   try {
-    args = JSON.stringify(input);
+    text = JSON.stringify(input);
   } catch {
     return undefined; // not JSON-able (a BigInt, a cycle): not kept
   }
-  const who = call.principal ? `${call.principal.id} ${call.principal.role ?? ''}` : '-';
-  return `${lastChange} ${Math.floor(call.now / DAY)} ${who} ${call.links.siteUrl} ${call.links.apiRoot} ${args}`;
+  if (shared.has(input)) argTexts.set(input, text);
+  return text;
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
 }
