@@ -1,6 +1,7 @@
 // `evcal serve` as the conformance suite runs it (../shared/conformance/README.md): a child
 // process started with the contract's flags, talked to over real HTTP, stopped with SIGTERM.
 import { spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +79,16 @@ describe('evcal serve', { timeout: 30_000 }, () => {
     const root = await call(server.api);
     expect(root.status).toBe(200);
     expect(root.json.namespace).toBe('cal/events/v1');
+  });
+
+  it('answers request targets the URL parser refuses (`//`) with 404, and keeps serving', async () => {
+    const server = await startServe();
+    const port = Number(ORIGIN_RE.exec(server.origin)![1]);
+    for (const target of ['//', '//:x/cal', '//[/docs']) {
+      const head = await rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      expect(head, target).toMatch(/^HTTP\/1\.1 404 /);
+    }
+    expect((await call(`${server.api}/events`)).status).toBe(200);
   });
 
   it('picks a different free port for each server with --port 0', async () => {
@@ -341,3 +352,14 @@ describe('evcal serve', { timeout: 30_000 }, () => {
     });
   });
 });
+
+/** The status line of the answer to a request written byte for byte (fetch would normalise the target). */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    socket.on('data', (chunk) => (answer += String(chunk)));
+    socket.on('close', () => resolve(answer.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
+  });
+}

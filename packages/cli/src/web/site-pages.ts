@@ -21,7 +21,17 @@ export type SitePages = (request: Request) => Promise<Response>;
 
 /** Whether a request is for the pages rather than the API (`/?rest_route=…` is the API's). */
 export function isSitePath(url: string): boolean {
-  const { pathname, search } = new URL(url, 'http://x');
+  // Most targets are plain API paths: a path with nothing the URL parser would rewrite (dot
+  // segments, escapes, backslashes, a fragment, a leading `//`) is its own pathname.
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  if (path.length > 1 && path[0] === '/' && path[1] !== '/' && !/[.%\\#\s]/.test(path)) {
+    return path === '/docs' || path === '/docs/' || path.startsWith('/assets/');
+  }
+  // `//` alone, or `//<bad host>`, is no URL to the parser (a protocol-relative address): the API answers it.
+  const parsed = URL.parse(url, 'http://x');
+  if (parsed === null) return false;
+  const { pathname, search } = parsed;
   if (pathname === '/') return !/(^|[?&])rest(_|%5f)route=/i.test(search);
   return pathname === '/docs' || pathname === '/docs/' || pathname.startsWith('/assets/');
 }
