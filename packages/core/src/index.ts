@@ -52,7 +52,7 @@ export type { IcsSkipped } from './ical/ics-reader';
 
 // Recurrence: occurrence ids (docs/recurrence.md).
 export { occurrenceId, isOccurrenceId, decodeOccurrenceId } from './recurrence/occurrence-id';
-export type { OccurrenceChanges, RecurrenceSettings } from './recurrence/occurrences';
+export type { RecurrenceSettings } from './recurrence/occurrences';
 
 export { importDataset, exportDataset } from './dataset/dataset';
 export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';

@@ -96,12 +96,12 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
           .catch((e: unknown) => {
             throw isCalendarError(e) ? datasetError(path, english(e.text)) : e;
           });
-        for (const ex of exceptions.filter((x) => Number(x.post_parent) === series.event.id)) {
+        for (const ex of exceptions.filter((x) => Number(x.post_parent) === series.id)) {
           const occurrence = ex.occurrence as { date?: unknown; overrides?: unknown };
           if (typeof occurrence.date !== 'string' || occurrence.overrides === null || typeof occurrence.overrides !== 'object') {
             throw datasetError(`events[${sections.events.indexOf(ex)}].occurrence`, 'an exception has a date and overrides');
           }
-          await applyException(c, series.event, occurrence.date, occurrence.overrides as EventOverrides);
+          await applyException(c, series, occurrence.date, occurrence.overrides as EventOverrides);
         }
       }
       tick();

@@ -40,7 +40,7 @@ export async function createEvent(call: Call, input: Input): Promise<Validated<E
     requirePermission(c, c.permissions.can('edit_events'));
     const id = await c.storage.sequences.next('post');
     const created = await applyEventWrite(c, blankEvent(id, call.principal?.id ?? 0), values, 'create');
-    return written(c, (await insertEvent(c, created, values)).event);
+    return written(c, await insertEvent(c, created, values));
   });
   return renderEvent(call, event, {}, related);
 }
@@ -60,7 +60,7 @@ export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'p
     const { values } = await parseArgs(eventUpdateArgs(mode, by), input, c.args);
     const current = await authorizeOnEvent(c, values, 'edit', by);
     await checkEventPreconditions(c, current);
-    return written(c, (await updateAnyEvent(c, current, values, mode)).event);
+    return written(c, await updateAnyEvent(c, current, values, mode));
   });
   return renderEvent(call, event, {}, related);
 }
@@ -86,7 +86,7 @@ export async function deleteEvent(call: Call, input: Input, by: 'id' | 'slug'): 
       throw new CalendarError('event_in_trash', msg('The event is already trashed'));
     }
     await checkEventPreconditions(c, event);
-    return (await deleteAnyEvent(c, event, values)).event;
+    return deleteAnyEvent(c, event, values);
   });
   return renderEvent(call, trashed);
 }

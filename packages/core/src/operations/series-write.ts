@@ -2,14 +2,13 @@
 // series (its occurrences follow, exceptions keep their own changes), changing or deleting one
 // occurrence (it becomes an exception and keeps its id), "this and following" (the series is
 // split; the new one numbers its occurrences from the old one's id, so they keep theirs), and
-// deleting a whole series. Each returns what it did to the occurrences, for a change feed.
+// deleting a whole series. Each returns the event to answer with; the change recorder learns
+// what happened to the occurrences from the writes themselves (changes/occurrence-folding.ts).
 import { CalendarError, invalidParam } from '../errors';
 import { msg } from '../messages';
 import type { EventRecord, RecurrenceRecord } from '../model/records';
 import { formatRule, ruleParts, untilInstant } from '../recurrence/expand';
-import {
-  materialise, NO_CHANGES, occurrenceOf, occurrencesOf, overridesOf, seriesStarts, type OccurrenceChanges,
-} from '../recurrence/occurrences';
+import { materialise, occurrenceOf, occurrencesOf, overridesOf, seriesStarts } from '../recurrence/occurrences';
 import { eventWallClock } from '../time/interpret';
 import { formatUtc, formatWall, parseWall, wallFromEpochUtc, wallToEpochUtc } from '../time/wall-clock';
 import { resolveZone, wallToInstant } from '../time/zone';
@@ -22,29 +21,24 @@ export type Scope = 'this' | 'following' | 'all';
 /** The parsed values of an event write, and the scope of one to an occurrence. */
 type Values = EventWriteValues & { readonly scope?: Scope | undefined };
 
-/** What a write did: the event to answer with, and the occurrences it added, changed and removed. */
-export interface SeriesOutcome {
-  readonly event: EventRecord;
-  readonly occurrences: OccurrenceChanges;
-}
-
 /** A new event, a series when the write carries a recurrence: stored with its occurrences. */
-export async function insertEvent(c: WriteCall, created: EventRecord, values: Values, idBase = created.id): Promise<SeriesOutcome> {
+export async function insertEvent(c: WriteCall, created: EventRecord, values: Values, idBase = created.id): Promise<EventRecord> {
   const value = values.recurrence;
   const event = value && !value.remove ? { ...created, recurrence: recurrenceOf(c, created, value, idBase) } : created;
   await c.storage.events.insert(event);
-  return { event, occurrences: event.recurrence ? await materialise(c, event, [], await c.config.horizon.forWrite(c), c.config.recurrence) : NO_CHANGES };
+  if (event.recurrence) await materialise(c, event, [], await c.config.horizon.forWrite(c), c.config.recurrence);
+  return event;
 }
 
 /** An update of an event, a series or an occurrence (`scope` for occurrences). */
-export async function updateAnyEvent(c: WriteCall, current: EventRecord, values: Values, mode: EventWriteMode): Promise<SeriesOutcome> {
+export async function updateAnyEvent(c: WriteCall, current: EventRecord, values: Values, mode: EventWriteMode): Promise<EventRecord> {
   const scope = scopeFor(current, values.scope);
   if (current.occurrence) {
     if (scope === 'this') return updateOccurrence(c, current, values, mode);
     const series = await seriesOf(c, current);
     if (scope === 'all') {
-      const outcome = await updateSeries(c, series, shiftedToSeries(c, current, series, values), mode);
-      return { event: (await c.storage.events.get(current.id)) ?? outcome.event, occurrences: outcome.occurrences };
+      const updated = await updateSeries(c, series, shiftedToSeries(c, current, series, values), mode);
+      return (await c.storage.events.get(current.id)) ?? updated;
     }
     return splitSeries(c, series, current, values, mode);
   }
@@ -52,7 +46,7 @@ export async function updateAnyEvent(c: WriteCall, current: EventRecord, values:
 }
 
 /** A delete: the event, one occurrence, this and the following ones, or a whole series (to the trash). */
-export async function deleteAnyEvent(c: WriteCall, event: EventRecord, values: Values): Promise<SeriesOutcome> {
+export async function deleteAnyEvent(c: WriteCall, event: EventRecord, values: Values): Promise<EventRecord> {
   const scope = scopeFor(event, values.scope);
   if (event.occurrence && scope === 'this') {
     if (event.status === 'trash') throw new CalendarError('event_in_trash', msg('The event is already trashed'));
@@ -61,7 +55,7 @@ export async function deleteAnyEvent(c: WriteCall, event: EventRecord, values: V
     const overrides = { ...event.occurrence.overrides, status: 'trash' as const, modified: now.local, modifiedUtc: now.utc };
     const record = occurrenceOf(series, generatedStart(series, event), overrides, c.storage.change);
     await c.storage.events.replace(record);
-    return { event: record, occurrences: { added: [], changed: [record.id], removed: [] } };
+    return record;
   }
   if (event.occurrence && scope === 'following') {
     const series = await seriesOf(c, event);
@@ -70,15 +64,15 @@ export async function deleteAnyEvent(c: WriteCall, event: EventRecord, values: V
     if (!before.some((e) => e.occurrence!.originalStart < event.occurrence!.originalStart)) return trashSeries(c, series);
     const ended = { ...series, recurrence: endedBefore(series, event), revision: c.storage.change };
     await c.storage.events.replace(ended);
-    const occurrences = await materialise(c, ended, existing, await c.config.horizon.forWrite(c), c.config.recurrence);
-    return { event: ended, occurrences };
+    await materialise(c, ended, existing, await c.config.horizon.forWrite(c), c.config.recurrence);
+    return ended;
   }
   return trashSeries(c, event.occurrence ? await seriesOf(c, event) : event);
 }
 
 // ---- series ----
 
-async function updateSeries(c: WriteCall, current: EventRecord, values: Values, mode: EventWriteMode): Promise<SeriesOutcome> {
+async function updateSeries(c: WriteCall, current: EventRecord, values: Values, mode: EventWriteMode): Promise<EventRecord> {
   let updated = await applyEventWrite(c, current, values, mode);
   const value = values.recurrence;
   if (value?.remove) {
@@ -94,25 +88,25 @@ async function updateSeries(c: WriteCall, current: EventRecord, values: Values, 
   const existing = current.recurrence ? await occurrencesOf(c, current.id) : [];
   if (!updated.recurrence) {
     for (const e of existing) await c.storage.events.delete(e.id);
-    return { event: updated, occurrences: { added: [], changed: [], removed: existing.map((e) => e.id) } };
+    return updated;
   }
-  return { event: updated, occurrences: await materialise(c, updated, existing, await c.config.horizon.forWrite(c), c.config.recurrence) };
+  await materialise(c, updated, existing, await c.config.horizon.forWrite(c), c.config.recurrence);
+  return updated;
 }
 
-async function trashSeries(c: WriteCall, event: EventRecord): Promise<SeriesOutcome> {
+async function trashSeries(c: WriteCall, event: EventRecord): Promise<EventRecord> {
   if (event.status === 'trash') throw new CalendarError('event_in_trash', msg('The event is already trashed'));
   const now = stamps(c.now, c.config.zone);
   const slug = await resolveSlug({ requested: undefined, current: event.slug, title: event.title, id: event.id, status: 'trash', taken: async () => false });
   const record: EventRecord = { ...event, status: 'trash', slug, modified: now.local, modifiedUtc: now.utc, revision: c.storage.change };
   await c.storage.events.replace(record);
-  if (!record.recurrence) return { event: record, occurrences: NO_CHANGES };
-  const occurrences = await materialise(c, record, await occurrencesOf(c, record.id), await c.config.horizon.forWrite(c), c.config.recurrence);
-  return { event: record, occurrences };
+  if (record.recurrence) await materialise(c, record, await occurrencesOf(c, record.id), await c.config.horizon.forWrite(c), c.config.recurrence);
+  return record;
 }
 
 // ---- one occurrence ----
 
-async function updateOccurrence(c: WriteCall, occurrence: EventRecord, values: Values, mode: EventWriteMode): Promise<SeriesOutcome> {
+async function updateOccurrence(c: WriteCall, occurrence: EventRecord, values: Values, mode: EventWriteMode): Promise<EventRecord> {
   if (values.recurrence !== undefined) {
     throw invalidParam('recurrence', msg('An occurrence has no recurrence of its own: change its series (scope=all) or this and the following occurrences (scope=following).'));
   }
@@ -123,7 +117,7 @@ async function updateOccurrence(c: WriteCall, occurrence: EventRecord, values: V
   const plain = occurrenceOf(series, g, undefined, c.storage.change);
   const record = occurrenceOf(series, g, overridesOf(updated, plain), c.storage.change);
   await c.storage.events.replace(record);
-  return { event: record, occurrences: { added: [], changed: [record.id], removed: [] } };
+  return record;
 }
 
 // ---- this and following ----
@@ -134,13 +128,13 @@ async function updateOccurrence(c: WriteCall, occurrence: EventRecord, values: V
  * EXDATEs, and the later exceptions. Its occurrences keep their ids (it numbers them from the
  * old series' id). At the first occurrence, there is nothing before it: the whole series changes.
  */
-async function splitSeries(c: WriteCall, series: EventRecord, at: EventRecord, values: Values, mode: EventWriteMode): Promise<SeriesOutcome> {
+async function splitSeries(c: WriteCall, series: EventRecord, at: EventRecord, values: Values, mode: EventWriteMode): Promise<EventRecord> {
   const existing = await occurrencesOf(c, series.id);
   const date = at.occurrence!.date;
   const earlier = existing.filter((e) => e.occurrence!.date < date);
   if (earlier.length === 0) {
-    const outcome = await updateSeries(c, series, shiftedToSeries(c, at, series, values), mode);
-    return { event: (await c.storage.events.get(at.id)) ?? outcome.event, occurrences: outcome.occurrences };
+    const updated = await updateSeries(c, series, shiftedToSeries(c, at, series, values), mode);
+    return (await c.storage.events.get(at.id)) ?? updated;
   }
   const rec = series.recurrence!;
   const g = generatedStart(series, at);
@@ -153,7 +147,7 @@ async function splitSeries(c: WriteCall, series: EventRecord, at: EventRecord, v
   const ended = { ...series, recurrence: endedBefore(series, at), revision: c.storage.change };
   await c.storage.events.replace(ended);
   const horizon = await c.config.horizon.forWrite(c);
-  const first = await materialise(c, ended, earlier, horizon, c.config.recurrence);
+  await materialise(c, ended, earlier, horizon, c.config.recurrence);
 
   const id = await c.storage.sequences.next('post');
   const { icalUid: _, lineage: __, ...fields } = series;
@@ -179,16 +173,8 @@ async function splitSeries(c: WriteCall, series: EventRecord, at: EventRecord, v
   next = { ...next, recurrence: value ? recurrenceOf(c, next, value, rec.idBase) : base.recurrence };
   await c.storage.events.insert(next);
   const later = existing.filter((e) => e.occurrence!.date >= date);
-  const second = await materialise(c, next, later, horizon, c.config.recurrence);
-  const moved = later.filter((e) => !second.removed.includes(e.id)).map((e) => e.id);
-  return {
-    event: (await c.storage.events.get(at.id)) ?? next,
-    occurrences: {
-      added: [...first.added, ...second.added.filter((x) => !moved.includes(x))],
-      changed: [...first.changed, ...second.changed],
-      removed: [...first.removed.filter((x) => !later.some((e) => e.id === x)), ...second.removed],
-    },
-  };
+  await materialise(c, next, later, horizon, c.config.recurrence);
+  return (await c.storage.events.get(at.id)) ?? next;
 }
 
 // ---- helpers ----

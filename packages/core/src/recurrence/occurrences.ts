@@ -12,15 +12,6 @@ import type { WriteCall } from '../operations/call';
 import { expandRecurrence, RecurrenceProblem, ruleParts, type GeneratedStart } from './expand';
 import { occurrenceId } from './occurrence-id';
 
-/** What a write did to the occurrences of its series (for a change feed: one change, these occurrences). */
-export interface OccurrenceChanges {
-  readonly added: readonly number[];
-  readonly changed: readonly number[];
-  readonly removed: readonly number[];
-}
-
-export const NO_CHANGES: OccurrenceChanges = { added: [], changed: [], removed: [] };
-
 /** The recurrence limits of a calendar (CalendarOptions.recurrence). */
 export interface RecurrenceSettings {
   /** Unbounded series are materialised this many months ahead of now (0: unbounded rules are refused). */
@@ -58,7 +49,7 @@ export function seriesStarts(series: EventRecord, horizon: number, settings: Rec
 export async function materialise(
   c: WriteCall, series: EventRecord, existing: readonly EventRecord[], horizon: number, settings: RecurrenceSettings,
   starts = seriesStarts(series, horizon, settings).starts,
-): Promise<OccurrenceChanges> {
+): Promise<void> {
   const byId = new Map(existing.map((e) => [e.id, e]));
   const wanted = new Map<number, EventRecord>();
   for (const g of starts) {
@@ -71,25 +62,14 @@ export async function materialise(
   if (clash) {
     throw invalidParam('recurrence', msg('The series would have an occurrence on {date}, which belongs to the series {id}.', { date: clash.occurrence?.date ?? '', id: clash.parentId }));
   }
-  const added: number[] = [];
-  const changed: number[] = [];
-  const removed: number[] = [];
   for (const [id, record] of wanted) {
     const prior = byId.get(id) ?? taken.find((e) => e.id === id);
-    if (!prior) {
-      await c.storage.events.insert(record);
-      added.push(id);
-    } else if (!sameEvent(prior, record)) {
-      await c.storage.events.replace(record);
-      changed.push(id);
-    }
+    if (!prior) await c.storage.events.insert(record);
+    else if (!sameEvent(prior, record)) await c.storage.events.replace(record);
   }
   for (const e of existing) {
-    if (wanted.has(e.id)) continue;
-    await c.storage.events.delete(e.id);
-    removed.push(e.id);
+    if (!wanted.has(e.id)) await c.storage.events.delete(e.id);
   }
-  return { added, changed, removed };
 }
 
 /** Makes the stored occurrence of `series` on `date` an exception with these changes (imports). */
