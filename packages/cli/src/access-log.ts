@@ -28,9 +28,9 @@ export interface AccessLogOptions {
 }
 
 /**
- * Wraps a request listener: gives each request its id (the `X-Request-Id` response header),
- * runs it in its context, and logs one line when the response is sent or the client goes
- * away (`status` 499 then).
+ * Wraps a request listener: gives each request its id (for the `X-Request-Id` response header,
+ * which the listener sends: see `requestIdHeader`), keeps its context, and logs one line when
+ * the response is sent or the client goes away (`status` 499 then).
  */
 export function withAccessLog(
   listener: (req: IncomingMessage, res: ServerResponse) => void, options: AccessLogOptions,
@@ -41,7 +41,6 @@ export function withAccessLog(
   const logsStarts = logger.enabled('debug');
   return (req, res) => {
     const context: RequestContext = { id: requestIdOf(req.headers['x-request-id']), started: performance.now() };
-    res.setHeader('x-request-id', context.id);
     const common = () => ({
       request_id: context.id,
       method: req.method,
@@ -60,6 +59,12 @@ export function withAccessLog(
     contexts.set(req, context);
     listener(req, res);
   };
+}
+
+/** The `X-Request-Id` header of a request served under `withAccessLog` (for `toNodeHandler`'s `headers`). */
+export function requestIdHeader(req: IncomingMessage): Readonly<Record<string, string>> | undefined {
+  const context = contexts.get(req);
+  return context && { 'x-request-id': context.id };
 }
 
 /** Query parameters whose values are secrets: replaced in logged paths. */

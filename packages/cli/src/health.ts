@@ -4,6 +4,7 @@
 // while the server is shutting down, so a balancer stops sending it requests).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Storage, StorageReadiness } from '@evcal/core';
+import { requestIdHeader } from './access-log';
 import type { Logger } from './logger';
 
 export interface HealthOptions {
@@ -66,6 +67,7 @@ function send(res: ServerResponse, req: IncomingMessage, status: number, body: u
     'content-type': 'application/json; charset=UTF-8',
     'cache-control': 'no-store',
     'content-length': Buffer.byteLength(text),
+    ...requestIdHeader(req),
     ...headers,
   });
   res.end(req.method === 'HEAD' ? undefined : text);

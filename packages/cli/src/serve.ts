@@ -13,7 +13,7 @@ import {
   type Authenticate, type FetchHandlerOptions, type HandlerRequest,
 } from '@evcal/http';
 import { incomingMessageOf, toNodeHandler } from '@evcal/http/node';
-import { requestContextOf, withAccessLog, type RequestContext } from './access-log';
+import { requestContextOf, requestIdHeader, withAccessLog, type RequestContext } from './access-log';
 import { healthRoutes } from './health';
 import { createLogger, errorFields, type Logger } from './logger';
 import { DEFAULT_STORAGE, openStorage } from './storage-url';
@@ -135,13 +135,13 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     const handler = languages.length
       ? createLanguageHandler(calendar, { ...handlerOptions, languages })
       : createFetchHandler(calendar, handlerOptions);
-    const api = toNodeHandler(handler, { trustProxy: options.trustProxy === true });
+    const api = toNodeHandler(handler, { trustProxy: options.trustProxy === true, headers: requestIdHeader });
     const pages = toNodeHandler(createSitePages({
       apiRoots: languages.length
         ? Object.fromEntries(languages.map((l, i) => [l.toLowerCase(), i === 0 ? `${basePath}/${namespace}` : `${basePath}/${l.toLowerCase()}/${namespace}`]))
         : { en: `${basePath}/${namespace}` },
       today: () => formatWall(instantToWall(calendar.config.now(), calendar.config.zone)).slice(0, 10),
-    }));
+    }), { headers: requestIdHeader });
     const inFlight = new Set<ServerResponse>();
     let stopping = false;
     const health = healthRoutes({ storage, logger, stopping: () => stopping });

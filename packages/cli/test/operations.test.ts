@@ -193,6 +193,16 @@ describe('health, logs and stopping', { timeout: 60_000 }, () => {
     expect(given.headers.get('x-request-id')).toBe('trace-42');
     const generated = (await call(`${server.origin}/healthz`)).headers.get('x-request-id');
     expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+    // Every kind of answer carries one: the page, a 304 of the API, an API error.
+    const page = await fetch(`${server.origin}/`);
+    expect(page.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const etag = given.headers.get('etag')!;
+    const unchanged = await fetch(`${server.origin}/wp-json/cal/events/v1/events?password=hunter2&_wpnonce=n0nce&page=1`, {
+      headers: { authorization: bearer('tok-admin'), 'if-none-match': etag, 'x-request-id': 'trace-304' },
+    });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get('x-request-id')).toBe('trace-304');
+    expect((await call(`${server.origin}/wp-json/cal/events/v1/nowhere`, { headers: { 'x-request-id': 'trace-404' } })).headers.get('x-request-id')).toBe('trace-404');
     const line = await waitFor('the log line', () => logLines(server).find((l) => l.request_id === 'trace-42'));
     expect(line).toMatchObject({
       level: 'info', msg: 'request', method: 'GET', status: 200, user_id: 1, address: '127.0.0.1',

@@ -14,6 +14,12 @@ export interface NodeHandlerOptions {
    * @default false
    */
   readonly trustProxy?: boolean;
+  /**
+   * Headers added to every answer of the handler (a request id, say), given node's request.
+   * They go into the one `writeHead` of the answer: a header set with `res.setHeader` before
+   * the handler runs makes node merge every other header one by one (a few µs a request).
+   */
+  readonly headers?: (req: IncomingMessage) => Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -29,11 +35,12 @@ export interface NodeHandlerOptions {
  */
 export function toNodeHandler(handler: FetchHandler | EvcalHandler, options: NodeHandlerOptions = {}): NodeHandler {
   const handle = 'handle' in handler ? handler.handle : undefined;
+  const extra = options.headers;
   return (req, res, next) => {
     const request = new NodeRequest(req, res, options);
     const served = handle
-      ? handle(request).then((w) => writeWire(w, res))
-      : handler(webRequest(request)).then((response) => writeResponse(response, res));
+      ? handle(request).then((w) => writeWire(w, res, extra?.(req)))
+      : handler(webRequest(request)).then((response) => writeResponse(response, res, extra?.(req)));
     served
       .then(() => {
         if (request.read && !req.readableEnded) request.read.drain();
@@ -43,6 +50,7 @@ export function toNodeHandler(handler: FetchHandler | EvcalHandler, options: Nod
         if (next) next(error);
         else {
           res.statusCode = 500;
+          if (!res.headersSent) for (const [name, value] of Object.entries(extra?.(req) ?? {})) res.setHeader(name, value);
           res.end();
         }
       });
@@ -226,9 +234,10 @@ function nodeBody(req: IncomingMessage): NodeBody {
   return { stream, drain };
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+async function writeResponse(response: Response, res: ServerResponse, extra: Readonly<Record<string, string>> | undefined): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
+  for (const name in extra) res.setHeader(name, extra[name]!);
   if (!response.body) {
     res.end();
     return;
@@ -238,27 +247,28 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   res.end(body);
 }
 
-async function writeWire(w: WireResponse, res: ServerResponse): Promise<void> {
+async function writeWire(w: WireResponse, res: ServerResponse, extra: Readonly<Record<string, string>> | undefined): Promise<void> {
+  const headers = extra === undefined ? w.headers : { ...w.headers, ...extra };
   if (w.body === null) {
-    res.writeHead(w.status, w.headers);
+    res.writeHead(w.status, headers);
     res.end();
     return;
   }
   if (typeof w.body === 'string') {
     // Encoded once: its length and the bytes written.
     const bytes = Buffer.from(w.body, 'utf8');
-    res.writeHead(w.status, { ...w.headers, 'content-length': bytes.byteLength });
+    res.writeHead(w.status, { ...headers, 'content-length': bytes.byteLength });
     res.end(bytes);
     return;
   }
   if (!isPieces(w.body)) {
-    res.writeHead(w.status, w.headers);
+    res.writeHead(w.status, headers);
     await writeChunks(w.body, res);
     return;
   }
   // Pieces already encoded: written as they are, in one system call (the socket is corked).
   const pieces = w.body;
-  res.writeHead(w.status, { ...w.headers, 'content-length': pieces.reduce((n, p) => n + p.byteLength, 0) });
+  res.writeHead(w.status, { ...headers, 'content-length': pieces.reduce((n, p) => n + p.byteLength, 0) });
   res.cork();
   for (const piece of pieces) res.write(piece);
   res.end();
