@@ -25,6 +25,7 @@ import { countEvents } from './list-counts';
 import { guard } from './sql-errors';
 import { sqlReadiness, tokenCollection, userCollection } from './account-collections';
 import { sqlChangeLog, sqlWebhookStore } from './sql-change-store';
+import { sqliteSearchIndexer, type SearchIndexerOptions } from './search-index';
 
 export interface SqlStorageOptions {
   /** The Kysely instance to use (its connections, pool and logging are the caller's). */
@@ -35,6 +36,11 @@ export interface SqlStorageOptions {
   readonly schema?: string;
   /** Destroy the Kysely instance when the storage is closed. @default false */
   readonly destroyOnClose?: boolean;
+  /**
+   * SQLite: when the events written are merged into the search index (searches find them
+   * before and after). @default `{ after: 512, quietMs: 250, batch: 2000 }`
+   */
+  readonly searchMerge?: SearchIndexerOptions;
 }
 
 export type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
@@ -43,6 +49,8 @@ export type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
 export function createSqlStorage(options: SqlStorageOptions): Storage {
   const root = (options.schema ? options.db.withSchema(options.schema) : options.db) as Kysely<EvcalDatabase>;
   const d = sqlDialect(options.dialect);
+  // SQLite: the search index is merged after writes, not by them (search-index.ts).
+  const searchIndex = options.dialect === 'sqlite' ? sqliteSearchIndexer(root, options.searchMerge) : undefined;
   // The statements every request and every write runs, built once: building a query through
   // Kysely costs several times what running this one does (PostgreSQL: 186 against 43 µs).
   const LAST_CHANGE = root.selectFrom('evcal_sequences').select('value').where('name', '=', 'change').compile();
@@ -67,16 +75,14 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   /** The storage over `db`: the database itself (`tx` undefined) or a write transaction. */
   const over = (db: Db, tx: TransactionState | undefined): Storage => {
     /** Runs statements that belong together: in the current transaction, or as one of their own. */
-    const write: Write = (fn) => {
-      if (!tx) return transaction((t, state) => fn(t).finally(() => { state.wrote = true; }));
-      tx.wrote = true;
+    const write: Write = (fn, events) => {
+      if (!tx) return transaction((t, state) => fn(t).finally(() => { wrote(state, events); }));
+      wrote(tx, events);
       return guard(() => fn(db));
     };
     const self: Storage = {
       capabilities: { transactions: true, durable: true },
-      events: eventCollection(db, d, write, (n) => {
-        if (tx) tx.inserted += n;
-      }),
+      events: eventCollection(db, d, write),
       venues: linkedCollection('venue', db, d, write),
       organizers: linkedCollection('organizer', db, d, write),
       categories: termCollection('category', db, d, options.schema, write),
@@ -102,6 +108,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       // A transaction inside a transaction joins it.
       transaction: (fn) => (tx ? fn(self as StorageTransaction) : transaction((t, state) => fn(over(t, state) as StorageTransaction))),
       close: async () => {
+        await searchIndex?.close();
         if (options.destroyOnClose) await options.db.destroy();
       },
     };
@@ -117,15 +124,18 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   async function transaction<T>(fn: (tx: Transaction<EvcalDatabase>, state: TransactionState) => Promise<T>): Promise<T> {
     let result: T | undefined;
     let bulk = false;
+    let events = 0;
     try {
       return await guard(() => root.transaction().execute(async (tx) => {
         const row = (await tx.executeQuery(NEXT_CHANGE)).rows[0]!;
-        const state: TransactionState = { change: Number(row.value), wrote: false, inserted: 0 };
+        const state: TransactionState = { change: Number(row.value), wrote: false, inserted: 0, events: 0 };
         result = await fn(tx, state);
         if (!state.wrote) throw NOTHING_WRITTEN;
         bulk = state.inserted >= BULK_INSERTS;
+        events = state.events;
         return result;
       }).then(async (value) => {
+        if (events) searchIndex?.wrote(events);
         // Best effort: the load has committed, and lists stay right (only slower) without it.
         if (bulk) await analyze().catch(() => undefined);
         return value;
@@ -149,13 +159,21 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   return over(root, undefined);
 }
 
-export type Write = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+/** Runs statements that write; `events`: they insert, or replace or delete, one event. */
+export type Write = <T>(fn: (db: Db) => Promise<T>, events?: 'inserted' | 'changed') => Promise<T>;
 
-/** A write transaction's number, whether it has written anything yet, and how many events it inserted. */
+/** A write transaction's number, whether it has written anything yet, and how many events it inserted and wrote. */
 interface TransactionState {
   readonly change: number;
   wrote: boolean;
   inserted: number;
+  events: number;
+}
+
+function wrote(state: TransactionState, events: 'inserted' | 'changed' | undefined): void {
+  state.wrote = true;
+  if (events) state.events++;
+  if (events === 'inserted') state.inserted++;
 }
 
 /**
@@ -169,7 +187,7 @@ const BULK_INSERTS = 1000;
 /** Rolls back a transaction that wrote nothing (its counter update included). */
 const NOTHING_WRITTEN = Symbol('nothing written');
 
-function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: number) => void): EventCollection {
+function eventCollection(db: Db, d: SqlDialect, write: Write): EventCollection {
   /** Events with their links: one query for the rows, one for all their links. */
   const withLinks = async (rows: readonly EventRow[]): Promise<EventRecord[]> => {
     if (rows.length === 0) return [];
@@ -194,18 +212,17 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: numb
     insert: (event) => write(async (tx) => {
       await tx.insertInto('evcal_events').values(eventRow(event)).execute();
       await writeLinks(tx, event);
-      inserted(1);
-    }),
+    }, 'inserted'),
     replace: (event) => write(async (tx) => {
       const result = await tx.updateTable('evcal_events').set(eventRow(event)).where('id', '=', event.id).executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) throw storageError('conflict', new Error(`evcal/sql: no event ${event.id}`));
       await tx.deleteFrom('evcal_event_links').where('event_id', '=', event.id).execute();
       await writeLinks(tx, event);
-    }),
+    }, 'changed'),
     delete: (id) => write(async (tx) => {
       await tx.deleteFrom('evcal_event_links').where('event_id', '=', id).execute();
       await tx.deleteFrom('evcal_events').where('id', '=', id).execute();
-    }),
+    }, 'changed'),
     list: (query) => guard(async () => {
       if (query.search && !unpaged(query)) {
         // A search's matches are found once, for the page and its total together (a window
