@@ -45,7 +45,7 @@ async function close(o: Opened): Promise<void> {
 const newFile = () => join(mkdtempSync(join(tmpdir(), 'evcal-search-merge-')), 'calendar.db');
 
 const query = (search?: string[]): EventQuery => ({
-  records: 'listed', statuses: ['publish'], sort: [{ field: 'id', direction: 'asc' }], ...(search ? { search } : {}),
+  records: 'listed', excludeHidden: true, statuses: ['publish'], sort: [{ field: 'id', direction: 'asc' }], ...(search ? { search } : {}),
 } as EventQuery);
 
 /** The ids a search finds, and those core's reference engine finds among all events. */
