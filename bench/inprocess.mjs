@@ -110,7 +110,7 @@ for (const name of selected) {
     warmup: [20, 2, 0][slow],
   });
   results[name] = { ...r, ...(totals[name] !== undefined ? { total: totals[name] } : {}) };
-  log(`${name.padEnd(20)} p50 ${fmtMs(r.p50).padStart(9)}  p99 ${fmtMs(r.p99).padStart(9)}  (${r.samples} samples${totals[name] !== undefined ? `, total ${totals[name]}` : ''})`);
+  log(`${name.padEnd(20)} p50 ${fmtMs(r.p50).padStart(9)}  p99 ${fmtMs(r.p99).padStart(9)}  cpu ${fmtMs(r.cpuMs).padStart(9)}  (${r.samples} samples${totals[name] !== undefined ? `, total ${totals[name]}` : ''})`);
 }
 
 if (session) {

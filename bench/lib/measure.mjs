@@ -9,19 +9,24 @@ export function percentile(sorted, p) {
 
 /**
  * Calls `fn(i)` repeatedly. `budgetMs` bounds the measured phase; at least `minSamples` and at
- * most `maxSamples` calls are timed. Returns milliseconds.
+ * most `maxSamples` calls are timed. Returns milliseconds (`cpuMs`: the process's CPU time per
+ * timed call).
  */
 export async function sample(fn, { warmup = 20, budgetMs = 3000, minSamples = 10, maxSamples = 5000 } = {}) {
   let i = 0;
   const warmEnd = performance.now() + Math.min(budgetMs / 4, 2000);
   for (let w = 0; w < warmup && (w < 2 || performance.now() < warmEnd); w++) await fn(i++);
   const times = [];
+  // CPU time of the whole process over the measured phase, per call: on a shared machine wall
+  // times vary with the load, the CPU a call costs much less.
+  const cpu0 = process.cpuUsage();
   const end = performance.now() + budgetMs;
   while (times.length < maxSamples && (times.length < minSamples || performance.now() < end)) {
     const t = performance.now();
     await fn(i++);
     times.push(performance.now() - t);
   }
+  const cpu = process.cpuUsage(cpu0);
   const sorted = [...times].sort((a, b) => a - b);
   const total = times.reduce((s, t) => s + t, 0);
   return {
@@ -33,6 +38,7 @@ export async function sample(fn, { warmup = 20, budgetMs = 3000, minSamples = 10
     min: sorted[0],
     max: sorted.at(-1),
     opsPerSec: (1000 * times.length) / total,
+    cpuMs: (cpu.user + cpu.system) / 1000 / times.length,
   };
 }
 

@@ -164,6 +164,9 @@ async function cachedSqlite(n, log) {
     const seq = sequencesOf(n);
     sqlite.prepare('UPDATE evcal_sequences SET value = ? WHERE name = ?').run(seq.post, 'post');
     sqlite.prepare('UPDATE evcal_sequences SET value = ? WHERE name = ?').run(seq.term, 'term');
+    // The rows are in; their search text goes into the FTS5 index at once (the adapter merges
+    // pending events in batches after writes: migration 0012, search-index.ts).
+    sqlite.exec("INSERT INTO evcal_events_search(evcal_events_search) VALUES ('rebuild'); DELETE FROM evcal_search_pending");
     sqlite.exec('ANALYZE');
     sqlite.pragma('journal_mode = WAL');
     await db.destroy();

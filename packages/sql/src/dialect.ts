@@ -10,7 +10,8 @@ export interface SqlDialect {
   contains(haystack: Expression<string>, needle: string): RawBuilder<boolean>;
   /**
    * Events (`e`) whose search_text contains every one of `words` (each of three characters or
-   * more), found through the trigram index of migration 0006.
+   * more), found through the trigram index of migration 0006 (SQLite: and the events not yet
+   * merged into it, migration 0012).
    */
   searchIndexed(words: readonly string[]): RawBuilder<boolean>;
   /** A text column in byte (code point) order, whatever the database collation. */
@@ -48,9 +49,14 @@ export function sqlDialect(name: DialectName): SqlDialect {
     contains: (h, n) => sql<boolean>`instr(${h}, ${n}) > 0`,
     // Each word a phrase of its trigrams, which the FTS5 table (detail=full, migration 0010)
     // matches from positions alone: exactly the events whose text contains the word. Inside
-    // double quotes a query string is literal but for a doubled quote.
+    // double quotes a query string is literal but for a doubled quote. Events written since
+    // the index was last merged (pending, migration 0012) are read directly instead: the index
+    // holds nothing or an older text for them (CROSS JOIN: SQLite then reads the few pending
+    // rows first, never every event).
     searchIndexed: (words) => sql<boolean>`e.id in (select rowid from evcal_events_search where evcal_events_search match ${
-      words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' AND ')})`,
+      words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' AND ')} and rowid not in (select event_id from evcal_search_pending)
+      union all select sp.event_id from evcal_search_pending sp cross join evcal_events se on se.id = sp.event_id
+      where ${sql.join(words.map((w) => sql`instr(se.search_text, ${w}) > 0`), sql` and `)})`,
     binary: (c) => sql<string>`${c} collate binary`,
     least: (a, b) => sql<number>`min(${a}, ${b})`,
     greatest: (a, b) => sql<number>`max(${a}, ${b})`,

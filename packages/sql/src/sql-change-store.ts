@@ -8,6 +8,7 @@ import type {
 } from '@evcal/core/adapter';
 import { storageError } from '@evcal/core/adapter';
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { CompiledStatements } from './compiled-statements';
 import type { SqlDialect } from './dialect';
 import type { ChangesTable, EvcalDatabase, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema';
 
@@ -20,11 +21,12 @@ type Guard = <T>(fn: () => Promise<T>) => Promise<T>;
 /** Rows per INSERT: well below SQLite's limit on bound parameters. */
 const CHUNK = 400;
 
-export function sqlChangeLog(db: Db, write: Write, guard: Guard): ChangeLog {
+export function sqlChangeLog(db: Db, write: Write, guard: Guard, statements: CompiledStatements): ChangeLog {
   return {
     append: (entries) => write(async (tx) => {
       for (let i = 0; i < entries.length; i += CHUNK) {
-        await tx.insertInto('evcal_changes').values(entries.slice(i, i + CHUNK).map(changeRow)).execute();
+        const rows = entries.slice(i, i + CHUNK).map(changeRow);
+        await statements.run(tx, `changes.append:${rows.length}`, rows.flatMap(Object.values), () => tx.insertInto('evcal_changes').values(rows));
       }
     }),
     read: (from, limit) => guard(async () => {
@@ -55,10 +57,10 @@ export function sqlChangeLog(db: Db, write: Write, guard: Guard): ChangeLog {
   };
 }
 
-export function sqlWebhookStore(db: Db, d: SqlDialect, write: Write, guard: Guard): WebhookStore {
+export function sqlWebhookStore(db: Db, d: SqlDialect, write: Write, guard: Guard, statements: CompiledStatements): WebhookStore {
   const endpoints = () => db.selectFrom('evcal_webhook_endpoints').selectAll();
   return {
-    listEndpoints: () => guard(async () => (await endpoints().orderBy('created').orderBy('id').execute()).map(endpointRecord)),
+    listEndpoints: () => guard(async () => (await statements.run(db, 'webhooks.endpoints', [], () => endpoints().orderBy('created').orderBy('id'))).rows.map(endpointRecord)),
     getEndpoint: (id) => guard(async () => {
       const row = await endpoints().where('id', '=', id).executeTakeFirst();
       return row && endpointRecord(row);

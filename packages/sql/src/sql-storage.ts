@@ -25,6 +25,8 @@ import { countEvents } from './list-counts';
 import { guard } from './sql-errors';
 import { sqlReadiness, tokenCollection, userCollection } from './account-collections';
 import { sqlChangeLog, sqlWebhookStore } from './sql-change-store';
+import { sqliteSearchIndexer, type SearchIndexerOptions } from './search-index';
+import { compiledStatements, type CompiledStatements } from './compiled-statements';
 
 export interface SqlStorageOptions {
   /** The Kysely instance to use (its connections, pool and logging are the caller's). */
@@ -35,6 +37,11 @@ export interface SqlStorageOptions {
   readonly schema?: string;
   /** Destroy the Kysely instance when the storage is closed. @default false */
   readonly destroyOnClose?: boolean;
+  /**
+   * SQLite: when the events written are merged into the search index (searches find them
+   * before and after). @default `{ after: 512, quietMs: 250, batch: 2000 }`
+   */
+  readonly searchMerge?: SearchIndexerOptions;
 }
 
 export type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
@@ -43,6 +50,9 @@ export type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
 export function createSqlStorage(options: SqlStorageOptions): Storage {
   const root = (options.schema ? options.db.withSchema(options.schema) : options.db) as Kysely<EvcalDatabase>;
   const d = sqlDialect(options.dialect);
+  // SQLite: the search index is merged after writes, not by them (search-index.ts).
+  const searchIndex = options.dialect === 'sqlite' ? sqliteSearchIndexer(root, options.searchMerge) : undefined;
+  const statements = compiledStatements();
   // The statements every request and every write runs, built once: building a query through
   // Kysely costs several times what running this one does (PostgreSQL: 186 against 43 µs).
   const LAST_CHANGE = root.selectFrom('evcal_sequences').select('value').where('name', '=', 'change').compile();
@@ -67,29 +77,27 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   /** The storage over `db`: the database itself (`tx` undefined) or a write transaction. */
   const over = (db: Db, tx: TransactionState | undefined): Storage => {
     /** Runs statements that belong together: in the current transaction, or as one of their own. */
-    const write: Write = (fn) => {
-      if (!tx) return transaction((t, state) => fn(t).finally(() => { state.wrote = true; }));
-      tx.wrote = true;
+    const write: Write = (fn, events) => {
+      if (!tx) return transaction((t, state) => fn(t).finally(() => { wrote(state, events); }));
+      wrote(tx, events);
       return guard(() => fn(db));
     };
     const self: Storage = {
       capabilities: { transactions: true, durable: true },
-      events: eventCollection(db, d, write, (n) => {
-        if (tx) tx.inserted += n;
-      }),
-      venues: linkedCollection('venue', db, d, write),
-      organizers: linkedCollection('organizer', db, d, write),
-      categories: termCollection('category', db, d, options.schema, write),
-      tags: termCollection('tag', db, d, options.schema, write),
+      events: eventCollection(db, d, write, statements),
+      venues: linkedCollection('venue', db, d, write, statements),
+      organizers: linkedCollection('organizer', db, d, write, statements),
+      categories: termCollection('category', db, d, options.schema, write, statements),
+      tags: termCollection('tag', db, d, options.schema, write, statements),
       users: userCollection(db, write),
       tokens: tokenCollection(db, write),
-      changes: sqlChangeLog(db, write, guard),
-      webhooks: sqlWebhookStore(db, d, write, guard),
+      changes: sqlChangeLog(db, write, guard, statements),
+      webhooks: sqlWebhookStore(db, d, write, guard, statements),
       sequences: {
         next: (kind) => write(async (w) => {
-          const row = await w.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
-            .where('name', '=', kind).returning('value').executeTakeFirstOrThrow();
-          return Number(row.value);
+          const { rows } = await statements.run(w, 'sequences.next', [1, kind], () => w.updateTable('evcal_sequences')
+            .set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', kind).returning('value'));
+          return Number(rows[0]!.value);
         }),
         bump: (kind, id) => write(async (w) => {
           await w.updateTable('evcal_sequences').set((eb) => ({ value: d.greatest(eb.ref('value'), id) }))
@@ -102,6 +110,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       // A transaction inside a transaction joins it.
       transaction: (fn) => (tx ? fn(self as StorageTransaction) : transaction((t, state) => fn(over(t, state) as StorageTransaction))),
       close: async () => {
+        await searchIndex?.close();
         if (options.destroyOnClose) await options.db.destroy();
       },
     };
@@ -117,15 +126,18 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   async function transaction<T>(fn: (tx: Transaction<EvcalDatabase>, state: TransactionState) => Promise<T>): Promise<T> {
     let result: T | undefined;
     let bulk = false;
+    let events = 0;
     try {
       return await guard(() => root.transaction().execute(async (tx) => {
         const row = (await tx.executeQuery(NEXT_CHANGE)).rows[0]!;
-        const state: TransactionState = { change: Number(row.value), wrote: false, inserted: 0 };
+        const state: TransactionState = { change: Number(row.value), wrote: false, inserted: 0, events: 0 };
         result = await fn(tx, state);
         if (!state.wrote) throw NOTHING_WRITTEN;
         bulk = state.inserted >= BULK_INSERTS;
+        events = state.events;
         return result;
       }).then(async (value) => {
+        if (events) searchIndex?.wrote(events);
         // Best effort: the load has committed, and lists stay right (only slower) without it.
         if (bulk) await analyze().catch(() => undefined);
         return value;
@@ -149,13 +161,21 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   return over(root, undefined);
 }
 
-export type Write = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+/** Runs statements that write; `events`: they insert, or replace or delete, one event. */
+export type Write = <T>(fn: (db: Db) => Promise<T>, events?: 'inserted' | 'changed') => Promise<T>;
 
-/** A write transaction's number, whether it has written anything yet, and how many events it inserted. */
+/** A write transaction's number, whether it has written anything yet, and how many events it inserted and wrote. */
 interface TransactionState {
   readonly change: number;
   wrote: boolean;
   inserted: number;
+  events: number;
+}
+
+function wrote(state: TransactionState, events: 'inserted' | 'changed' | undefined): void {
+  state.wrote = true;
+  if (events) state.events++;
+  if (events === 'inserted') state.inserted++;
 }
 
 /**
@@ -169,43 +189,45 @@ const BULK_INSERTS = 1000;
 /** Rolls back a transaction that wrote nothing (its counter update included). */
 const NOTHING_WRITTEN = Symbol('nothing written');
 
-function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: number) => void): EventCollection {
+function eventCollection(db: Db, d: SqlDialect, write: Write, statements: CompiledStatements): EventCollection {
   /** Events with their links: one query for the rows, one for all their links. */
   const withLinks = async (rows: readonly EventRow[]): Promise<EventRecord[]> => {
     if (rows.length === 0) return [];
-    const links = groupLinks(await inChunks(rows.map((r) => r.id), (ids) => db.selectFrom('evcal_event_links').select(['event_id', 'kind', 'ref_id', 'position'])
-      .where('event_id', 'in', ids).execute()));
+    const links = groupLinks(await inChunks(rows.map((r) => r.id), async (ids) => (await statements.run(db, `links.of:${ids.length}`, ids, () => db
+      .selectFrom('evcal_event_links').select(['event_id', 'kind', 'ref_id', 'position']).where('event_id', 'in', ids))).rows));
     return rows.map((r) => eventRecord(r, links.get(Number(r.id))));
   };
   const writeLinks = async (tx: Db, event: EventRecord) => {
     // In key order: concurrent writers then lock the term counts the triggers update in the same order.
     const rows = linkRows(event).sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.ref_id - b.ref_id));
-    if (rows.length) await tx.insertInto('evcal_event_links').values(rows).execute();
+    if (rows.length) await statements.run(tx, `links.insert:${rows.length}`, rows.flatMap(Object.values), () => tx.insertInto('evcal_event_links').values(rows));
   };
   return {
-    get: (id) => guard(async () => (await withLinks(await selectEvents(db, [id])))[0]),
-    getMany: (ids) => guard(async () => withLinks(await selectEvents(db, ids))),
+    get: (id) => guard(async () => (await withLinks(await selectEvents(db, [id], statements)))[0]),
+    getMany: (ids) => guard(async () => withLinks(await selectEvents(db, ids, statements))),
     getBySlug: (slug) => guard(async () => {
       if (slug === '') return undefined;
       // slug <> '' (implied): the slug index leaves empty slugs out.
-      const rows = await db.selectFrom('evcal_events').select(EVENT_COLUMNS).where('slug', '=', slug).where('slug', '<>', '').orderBy('id').limit(1).execute();
+      const { rows } = await statements.run(db, 'events.bySlug', [slug, '', 1], () => db.selectFrom('evcal_events').select(EVENT_COLUMNS)
+        .where('slug', '=', slug).where('slug', '<>', '').orderBy('id').limit(1));
       return (await withLinks(rows))[0];
     }),
     insert: (event) => write(async (tx) => {
-      await tx.insertInto('evcal_events').values(eventRow(event)).execute();
+      const row = eventRow(event);
+      await statements.run(tx, 'events.insert', Object.values(row), () => tx.insertInto('evcal_events').values(row));
       await writeLinks(tx, event);
-      inserted(1);
-    }),
+    }, 'inserted'),
     replace: (event) => write(async (tx) => {
-      const result = await tx.updateTable('evcal_events').set(eventRow(event)).where('id', '=', event.id).executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw storageError('conflict', new Error(`evcal/sql: no event ${event.id}`));
+      const row = eventRow(event);
+      const result = await statements.run(tx, 'events.replace', [...Object.values(row), event.id], () => tx.updateTable('evcal_events').set(row).where('id', '=', event.id));
+      if (Number(result.numAffectedRows) === 0) throw storageError('conflict', new Error(`evcal/sql: no event ${event.id}`));
       await tx.deleteFrom('evcal_event_links').where('event_id', '=', event.id).execute();
       await writeLinks(tx, event);
-    }),
+    }, 'changed'),
     delete: (id) => write(async (tx) => {
       await tx.deleteFrom('evcal_event_links').where('event_id', '=', id).execute();
       await tx.deleteFrom('evcal_events').where('id', '=', id).execute();
-    }),
+    }, 'changed'),
     list: (query) => guard(async () => {
       if (query.search && !unpaged(query)) {
         // A search's matches are found once, for the page and its total together (a window
@@ -213,7 +235,7 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: numb
         // Only the page's ids are sorted with the matches, then its rows are read.
         const page = await pageOfEvents(db, d, query, true);
         if (page.length > 0 || !query.offset) {
-          const rows = new Map((await selectEvents(db, page.map((r) => Number(r.id)))).map((r) => [Number(r.id), r]));
+          const rows = new Map((await selectEvents(db, page.map((r) => Number(r.id)), statements)).map((r) => [Number(r.id), r]));
           return { items: await withLinks(page.map((r) => rows.get(Number(r.id))!)), total: page.length ? Number(page[0]!.matches) : 0 };
         }
         return { items: [], total: await countEvents(db, d, query) };
@@ -236,20 +258,21 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, inserted: (n: numb
       const counts = new Map<number, number>(ids.map((id) => [id, 0]));
       if (valid.length === 0 || statuses.length === 0) return counts;
       // Kept by triggers (migrations.ts): a few rows per term, however many events use it.
-      const rows = await db.selectFrom('evcal_term_counts')
+      const { rows } = await statements.run(db, `counts:${valid.length}:${statuses.length}`, [taxonomy, ...valid, ...statuses], () => db.selectFrom('evcal_term_counts')
         .select(['ref_id', (eb) => eb.fn.sum<number>('n').as('n')])
         .where('kind', '=', taxonomy).where('ref_id', 'in', valid).where('status', 'in', [...statuses])
-        .groupBy('ref_id').execute();
+        .groupBy('ref_id'));
       for (const r of rows) counts.set(Number(r.ref_id), Number(r.n));
       return counts;
     }),
   };
 }
 
-function selectEvents(db: Db, ids: readonly number[]): Promise<EventRow[]> {
+function selectEvents(db: Db, ids: readonly number[], statements: CompiledStatements): Promise<EventRow[]> {
   const valid = storableEventIds(ids);
   if (valid.length === 0) return Promise.resolve([]);
-  return inChunks(valid, (chunk) => db.selectFrom('evcal_events').select(EVENT_COLUMNS).where('id', 'in', chunk).execute());
+  return inChunks(valid, async (chunk) => (await statements.run(db, `events.get:${chunk.length}`, chunk, () => db
+    .selectFrom('evcal_events').select(EVENT_COLUMNS).where('id', 'in', chunk))).rows);
 }
 
 /**
@@ -293,7 +316,7 @@ function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted = false): Pr
 }
 
 
-function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', db: Db, d: SqlDialect, write: Write): LinkedPostCollection<R> {
+function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', db: Db, d: SqlDialect, write: Write, statements: CompiledStatements): LinkedPostCollection<R> {
   const table = kind === 'venue' ? 'evcal_venues' : 'evcal_organizers';
   const toRecord = (row: VenueRow | OrganizerRow) => (kind === 'venue' ? venueRecord(row as VenueRow) : organizerRecord(row as OrganizerRow)) as R;
   const columns = kind === 'venue' ? VENUE_COLUMNS : ORGANIZER_COLUMNS;
@@ -308,7 +331,9 @@ function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue'
     }),
     getMany: (ids) => guard(async () => {
       const valid = storableIds(ids);
-      return valid.length ? (await inChunks(valid, (chunk) => select().where('id', 'in', chunk).execute())).map(toRecord) : [];
+      return valid.length
+        ? (await inChunks(valid, async (chunk) => (await statements.run(db, `${kind}.get:${chunk.length}`, chunk, () => select().where('id', 'in', chunk))).rows)).map(toRecord)
+        : [];
     }),
     getBySlug: (slug) => guard(async () => {
       if (slug === '') return undefined;
@@ -338,7 +363,7 @@ function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue'
   };
 }
 
-function termCollection(taxonomy: Taxonomy, db: Db, d: SqlDialect, schema: string | undefined, write: Write): TermCollection {
+function termCollection(taxonomy: Taxonomy, db: Db, d: SqlDialect, schema: string | undefined, write: Write, statements: CompiledStatements): TermCollection {
   const select = () => db.selectFrom('evcal_terms').selectAll().where('taxonomy', '=', taxonomy);
   return {
     get: (id) => guard(async () => {
@@ -349,7 +374,9 @@ function termCollection(taxonomy: Taxonomy, db: Db, d: SqlDialect, schema: strin
     }),
     getMany: (ids) => guard(async () => {
       const valid = storableIds(ids);
-      return valid.length ? (await inChunks(valid, (chunk) => select().where('id', 'in', chunk).execute())).map(termRecord) : [];
+      return valid.length
+        ? (await inChunks(valid, async (chunk) => (await statements.run(db, `${taxonomy}.get:${chunk.length}`, [taxonomy, ...chunk], () => select().where('id', 'in', chunk))).rows)).map(termRecord)
+        : [];
     }),
     getBySlug: (slug) => guard(async () => {
       if (slug === '') return undefined;

@@ -134,8 +134,16 @@ class TransactionRecorder {
     for (const taxonomy of ['category', 'tag'] as const) {
       const ids = this.recounted(taxonomy).filter((id) => !this.touched.has(`${taxonomy}:${id}`));
       if (ids.length === 0) continue;
-      const terms = await (taxonomy === 'category' ? this.tx.categories : this.tx.tags).getMany(ids);
-      for (const term of [...terms].sort((a, b) => a.id - b.id)) {
+      // The terms this transaction read already (a write's validation reads those it names) are not read again.
+      const known: TermRecord[] = [];
+      const missing: number[] = [];
+      for (const id of ids) {
+        const term = this.seen.get(`${taxonomy}:${id}`) as TermRecord | null | undefined;
+        if (term) known.push(term);
+        else missing.push(id);
+      }
+      const terms = missing.length ? [...known, ...(await (taxonomy === 'category' ? this.tx.categories : this.tx.tags).getMany(missing))] : known;
+      for (const term of terms.sort((a, b) => a.id - b.id)) {
         changes.push({ kind: taxonomy, id: term.id, action: 'updated', revision: term.revision, before: null, after: null });
       }
     }

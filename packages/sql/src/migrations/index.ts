@@ -11,6 +11,7 @@ import { accounts } from './0008-accounts';
 import { recurrence } from './0009-recurrence';
 import { searchPositionsAndLinkOrder } from './0010-search-positions-and-link-order';
 import { seriesChanges } from './0011-series-changes';
+import { searchPending } from './0012-search-pending';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
@@ -33,6 +34,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0009_recurrence': recurrence,
   '0010_search_positions_and_link_order': searchPositionsAndLinkOrder,
   '0011_series_changes': seriesChanges,
+  '0012_search_pending': searchPending,
 };
 
 /**
