@@ -12,6 +12,7 @@ import { recurrence } from './0009-recurrence';
 import { searchPositionsAndLinkOrder } from './0010-search-positions-and-link-order';
 import { seriesChanges } from './0011-series-changes';
 import { searchPending } from './0012-search-pending';
+import { uncountedEventsPlanned } from './0013-uncounted-events-planned';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
@@ -35,6 +36,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0010_search_positions_and_link_order': searchPositionsAndLinkOrder,
   '0011_series_changes': seriesChanges,
   '0012_search_pending': searchPending,
+  '0013_uncounted_events_planned': uncountedEventsPlanned,
 };
 
 /**
