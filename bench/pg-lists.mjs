@@ -6,7 +6,7 @@ import { createCalendar } from '@evcal/core';
 import { createSqlStorage, migrate } from '@evcal/sql';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { BENCH_NOW_MS, benchParams } from '../lib/dataset.mjs';
+import { BENCH_NOW_MS, benchParams } from './lib/dataset.mjs';
 const URL = process.env.EVCAL_BENCH_POSTGRES_URL ?? 'postgres://evcal:evcal@127.0.0.1:5432/evcal_ci';
 const schema = process.argv[2];
 const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: URL, max: 4 }) }) });

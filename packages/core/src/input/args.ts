@@ -28,7 +28,7 @@ export type MemoRecords = { venue: VenueRecord; organizer: OrganizerRecord; cate
 export interface ArgMemo {
   /** Images by their reference (`number:12`, `string:https://…`); undefined: it names none. */
   readonly images: Map<string, ImageRecord | undefined>;
-  /** The term ids a list filter named, by taxonomy. */
+  /** The term ids a list filter named, by taxonomy (categories with their descendants). */
   readonly termFilters: Map<Taxonomy, number[]>;
   readonly records: { readonly [K in keyof MemoRecords]: Map<number, MemoRecords[K]> };
 }

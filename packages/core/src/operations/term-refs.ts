@@ -32,33 +32,49 @@ export async function findTerms(terms: TermCollection, refs: readonly string[], 
     numeric.length ? terms.getMany(numeric) : [],
     terms.list({ ...ALL_TERMS, nameKeys: unique.map((r) => foldText(r.trim())) }),
   ]);
+  const candidates = new Map<number, TermRecord>();
+  for (const term of [...bySlug.items.map((t) => t.term), ...byId, ...byName.items.map((t) => t.term)]) candidates.set(term.id, term);
+  return matchTerms([...candidates.values()].sort((a, b) => a.id - b.id), unique, as);
+}
+
+/**
+ * What `findTerms` resolves, from terms already read (in id order, so that a name names the
+ * oldest term of that name).
+ */
+function matchTerms(terms: readonly TermRecord[], refs: readonly string[], as: 'any' | 'slug-or-name'): Map<string, TermRecord> {
   const found = new Map<string, TermRecord>();
-  for (const ref of unique) {
-    const term = bySlug.items.find((t) => t.term.slug === ref)?.term
-      ?? (/^\d+$/.test(ref) ? byId.find((t) => t.id === Number(ref)) : undefined)
-      ?? byName.items.find((t) => foldText(t.term.name) === foldText(ref.trim()))?.term;
+  for (const ref of refs) {
+    const name = foldText(ref.trim());
+    const term = terms.find((t) => t.slug === ref)
+      ?? (as === 'any' && /^\d+$/.test(ref) ? terms.find((t) => t.id === Number(ref)) : undefined)
+      ?? terms.find((t) => foldText(t.name) === name);
     if (term) found.set(ref, term);
   }
   return found;
 }
 
-/** Validates a list filter: every reference must name a term of the taxonomy (behaviour reference: "Parameters"). */
+/**
+ * Validates a list filter: every reference must name a term of the taxonomy (behaviour
+ * reference: "Parameters"). A category names itself and its descendants, which need every
+ * category: that one read resolves the references too.
+ */
 export function termFilterValidator(taxonomy: Taxonomy) {
   return async (refs: readonly string[], ctx: ArgContext): Promise<Message | undefined> => {
     if (refs.length === 0) return INVALID_PARAMETER;
-    const found = await findTerms(termCollection(ctx.storage, taxonomy), refs);
+    const all = taxonomy === 'category' ? (await ctx.storage.categories.list(ALL_TERMS)).items.map((t) => t.term) : undefined;
+    const found = all ? matchTerms(all, refs, 'any') : await findTerms(ctx.storage.tags, refs);
     if (refs.some((ref) => !found.has(ref))) return INVALID_PARAMETER;
-    ctx.memo.termFilters.set(taxonomy, refs.flatMap((ref) => found.get(ref)?.id ?? []));
+    const ids = refs.flatMap((ref) => found.get(ref)?.id ?? []);
+    ctx.memo.termFilters.set(taxonomy, all ? withDescendants(all, ids) : ids);
+    // The listed events' categories are among them: their rendering need not read them again.
+    if (all) remember(ctx.memo, 'category', all);
     return undefined;
   };
 }
 
 /** The term ids a validated filter named; categories with all their descendants. */
-export async function termFilterIds(ctx: ArgContext, taxonomy: Taxonomy): Promise<number[]> {
-  const ids = ctx.memo.termFilters.get(taxonomy) ?? [];
-  if (taxonomy !== 'category') return ids;
-  const all = await ctx.storage.categories.list(ALL_TERMS);
-  return withDescendants(all.items.map((t) => t.term), ids);
+export function termFilterIds(ctx: ArgContext, taxonomy: Taxonomy): number[] {
+  return ctx.memo.termFilters.get(taxonomy) ?? [];
 }
 
 /**
