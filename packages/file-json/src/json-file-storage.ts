@@ -19,7 +19,7 @@ export interface JsonFileStorageOptions {
 
 const EMPTY: MemorySnapshot = { events: [], venues: [], organizers: [], categories: [], tags: [], sequences: { post: 0, term: 0, change: 0 } };
 /** The methods of each part of the storage that write (run in a transaction: file lock, rewrite). */
-const RECORD_WRITES = new Set(['insert', 'replace', 'delete', 'unlink']);
+const RECORD_WRITES = new Set(['insert', 'replace', 'delete', 'unlink', 'setStatus']);
 const WRITES = {
   events: RECORD_WRITES, venues: RECORD_WRITES, organizers: RECORD_WRITES, categories: RECORD_WRITES, tags: RECORD_WRITES,
   users: RECORD_WRITES, tokens: RECORD_WRITES,

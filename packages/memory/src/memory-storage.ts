@@ -137,6 +137,10 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         }
         return changed.sort((a, b) => a - b);
       }, (t) => t.events.unlink(kind, id, revision)),
+      setStatus: (ids, from, to, revision) => write(
+        () => setStatus(views.events, ids, from, to, revision),
+        (t) => t.events.setStatus(ids, from, to, revision),
+      ),
       countByTerm: async (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) =>
         counts.get(taxonomy, ids, statuses, views.events.changed()),
     };
@@ -148,6 +152,10 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       insert: (r) => write(() => view.insert(r), (t) => (t[`${kind}s`] as unknown as LinkedPostCollection<R>).insert(r)),
       replace: (r) => write(() => view.replace(r), (t) => (t[`${kind}s`] as unknown as LinkedPostCollection<R>).replace(r)),
       delete: (id) => write(() => view.delete(id), (t) => t[`${kind}s`].delete(id)),
+      setStatus: (ids, from, to, revision) => write(
+        () => setStatus(view, ids, from, to, revision),
+        (t) => (t[`${kind}s`] as unknown as LinkedPostCollection<R>).setStatus(ids, from, to, revision),
+      ),
       list: async (query) => {
         const needsEvents = query.eventId !== undefined || query.hasEvents !== undefined || query.withEvents !== undefined;
         const eventsOf = needsEvents ? indexEventsByLink(eventsInView()) : () => [];
@@ -296,4 +304,17 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     },
   };
   return root;
+}
+
+/** The posts of `view` among `ids` whose status is `from`, moved to `to` (PostCollection.setStatus). */
+function setStatus<R extends EventRecord | VenueRecord | OrganizerRecord>(
+  view: TableView<R>, ids: readonly number[], from: PostStatus, to: PostStatus, revision: number,
+): number[] {
+  const changed: number[] = [];
+  for (const post of view.getMany(ids)) {
+    if (post.status !== from) continue;
+    view.replace({ ...post, status: to, revision });
+    changed.push(post.id);
+  }
+  return changed.sort((a, b) => a - b);
 }

@@ -253,6 +253,7 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, statements: Compil
       await tx.deleteFrom('evcal_event_links').where('kind', '=', kind).where('ref_id', '=', id).execute();
       return ids;
     }),
+    setStatus: (ids, from, to, revision) => write((tx) => setStatus(tx, 'evcal_events', ids, from, to, revision), 'changed'),
     countByTerm: (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => guard(async () => {
       const valid = storableIds(ids);
       const counts = new Map<number, number>(ids.map((id) => [id, 0]));
@@ -288,6 +289,20 @@ export async function inChunks<V, R>(values: readonly V[], query: (chunk: readon
   const out: R[] = [];
   for (let i = 0; i < values.length; i += IN_LIST_LIMIT) out.push(...(await query(values.slice(i, i + IN_LIST_LIMIT))));
   return out;
+}
+
+/**
+ * PostCollection.setStatus: one UPDATE per IN list's worth of ids, however many posts; the
+ * triggers move the counts of events that change status.
+ */
+async function setStatus(
+  tx: Db, table: 'evcal_events' | 'evcal_venues' | 'evcal_organizers', ids: readonly number[], from: PostStatus, to: PostStatus, revision: number,
+): Promise<number[]> {
+  const valid = storableIds(ids);
+  if (valid.length === 0) return [];
+  const changed = await inChunks(valid, (chunk) => (tx as Kysely<EvcalDatabase>).updateTable(table as 'evcal_events')
+    .set({ status: to, revision }).where('id', 'in', chunk).where('status', '=', from).returning('id').execute());
+  return changed.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
 /** The columns records are read from, on the aliased table of a list. */
@@ -350,6 +365,7 @@ function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue'
     delete: (id) => write(async (tx) => {
       await tx.deleteFrom(table).where('id', '=', id).execute();
     }),
+    setStatus: (ids, from, to, revision) => write((tx) => setStatus(tx, table, ids, from, to, revision)),
     list: (query: LinkedPostQuery) => guard(async () => {
       const from = () => (db as Kysely<EvcalDatabase>).selectFrom(`${table} as p` as 'evcal_venues as p').where(linkedPostWhere(kind, query, d) as never);
       let page = from().select(aliased('p', columns as typeof VENUE_COLUMNS));

@@ -136,6 +136,28 @@ export function changeLogGroup(ctx: SuiteContext): void {
       expect([...await s.events.unlink('venue', 1, 10)].sort((x, y) => x - y)).toEqual([10, 12]);
       expect(await s.events.unlink('venue', 1, 11)).toEqual([]);
     });
+
+    it('setStatus moves only the posts in the status given, with the revision given, and the counts follow', async () => {
+      const s = await ctx.fresh();
+      await s.categories.insert(termRecord(2));
+      await s.events.insert(eventRecord(10, { status: 'future', categoryIds: [2] }));
+      await s.events.insert(eventRecord(11, { status: 'future', categoryIds: [2] }));
+      await s.events.insert(eventRecord(12, { status: 'draft', categoryIds: [2] }));
+      await s.venues.insert(venueRecord(1, { status: 'future' }));
+      await s.venues.insert(venueRecord(3, { status: 'publish' }));
+      expect(await s.events.countByTerm('category', [2], ['publish'])).toEqual(new Map([[2, 0]]));
+      expect(await s.events.setStatus([12, 11, 10, 99], 'future', 'publish', 9)).toEqual([10, 11]);
+      expect((await s.events.getMany([10, 11, 12])).map((e) => [e.id, e.status, e.revision]).sort()).toEqual([
+        [10, 'publish', 9], [11, 'publish', 9], [12, 'draft', eventRecord(12).revision],
+      ]);
+      expect(await s.events.countByTerm('category', [2], ['publish'])).toEqual(new Map([[2, 2]]));
+      const listed = await s.events.list({ records: 'listed', statuses: ['publish'], excludeHidden: false, categoryIds: [2], sort: [{ field: 'id', direction: 'asc' }] });
+      expect([listed.items.map((e) => e.id), listed.total]).toEqual([[10, 11], 2]);
+      expect(await s.events.setStatus([10, 11], 'future', 'publish', 10)).toEqual([]);
+      expect(await s.venues.setStatus([1, 3], 'future', 'publish', 11)).toEqual([1]);
+      expect((await s.venues.get(1))).toMatchObject({ status: 'publish', revision: 11 });
+      expect(await s.organizers.setStatus([], 'future', 'publish', 12)).toEqual([]);
+    });
   });
 
   describe('webhook endpoints and outbox', () => {

@@ -5,7 +5,7 @@
 // commits (so a change, its entry and its deliveries land together or not at all). After the
 // commit the entries are told to the calendar's listeners. Every write core makes goes through
 // here: operations, scheduled publishing, imports and migrations.
-import type { EventRecord, OrganizerRecord, PostRecord, Taxonomy, TermRecord, VenueRecord } from '../model/records';
+import type { EventRecord, OrganizerRecord, PostRecord, PostStatus, Taxonomy, TermRecord, VenueRecord } from '../model/records';
 import type { ChangeAction, ChangeEntry, ChangeKind, PostState, WebhookDelivery } from '../storage/change-store';
 import type { EventCollection, LinkedPostCollection, Storage, StorageTransaction, TermCollection } from '../storage/storage';
 import { changeEnvelope, eventType } from './change-envelope';
@@ -65,7 +65,7 @@ export function recordingStorage(storage: Storage, options: ChangeRecorderOption
 }
 
 type CollectionName = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
-const WRITES = new Set(['insert', 'replace', 'delete', 'unlink']);
+const WRITES = new Set(['insert', 'replace', 'delete', 'unlink', 'setStatus']);
 const KIND_OF: Record<CollectionName, ChangeKind> = { events: 'event', venues: 'venue', organizers: 'organizer', categories: 'category', tags: 'tag' };
 
 /** What a transaction did to one record: its state before the transaction and after it. */
@@ -267,6 +267,19 @@ class TransactionRecorder {
         if (was) record(id, was, null);
       },
     });
+    if (inner.setStatus) {
+      // The states before are read in one go (those not read yet); after, each is its state before with the new status.
+      out.setStatus = async (ids: readonly number[], from: PostStatus, to: PostStatus, revision: number) => {
+        const unread = ids.filter((id) => !this.touched.has(key(id)) && !this.seen.has(key(id)));
+        if (unread.length) remember((await inner.getMany!(unread)) as readonly AnyRecord[]);
+        const changed = (await inner.setStatus!(ids, from, to, revision)) as readonly number[];
+        for (const id of changed) {
+          const was = await before(id);
+          record(id, was, was && ({ ...was, status: to, revision } as AnyRecord));
+        }
+        return changed;
+      };
+    }
     if (name === 'events') {
       // A series write lists its occurrences before rewriting them: their states before come from that read, not one read each.
       out.list = async (query: unknown) => {

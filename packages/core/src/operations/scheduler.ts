@@ -32,7 +32,11 @@ export function createScheduler(config: { readonly storage: Storage; now(): numb
   };
 }
 
-/** Publishes every event, venue and organizer scheduled at or before `now`. */
+/**
+ * Publishes every event, venue and organizer scheduled at or before `now`, in one transaction
+ * of a few statements however many are due (a calendar imported with thousands of them is
+ * published at its first operation, which every operation waits for).
+ */
 export async function publishDue(storage: Storage, now: number): Promise<void> {
   const byId = [{ field: 'id' as const, direction: 'asc' as const }];
   const due = <T extends PostRecord>(page: { items: readonly T[] }) =>
@@ -43,34 +47,21 @@ export async function publishDue(storage: Storage, now: number): Promise<void> {
     storage.organizers.list({ statuses: ['future'], sort: byId }).then(due),
   ]);
   if (events.length + venues.length + organizers.length === 0) return;
+  const ids = (posts: readonly PostRecord[]) => posts.map((p) => p.id);
   await storage.transaction(async (tx) => {
-    await promote(tx.events, events, tx.change);
-    await promoteOccurrences(tx, events, tx.change);
-    await promote(tx.venues, venues, tx.change);
-    await promote(tx.organizers, organizers, tx.change);
+    // Only those still scheduled: a concurrent write may have changed one since the lists above.
+    const published = new Set(await tx.events.setStatus(ids(events), 'future', 'publish', tx.change));
+    await publishOccurrences(tx, events.filter((e) => e.recurrence && published.has(e.id)), tx.change);
+    await tx.venues.setStatus(ids(venues), 'future', 'publish', tx.change);
+    await tx.organizers.setStatus(ids(organizers), 'future', 'publish', tx.change);
   });
 }
 
-interface Promotable<R> {
-  get(id: number): Promise<R | undefined>;
-  replace(record: R): Promise<void>;
-}
-
-async function promote<R extends PostRecord>(collection: Promotable<R>, posts: readonly R[], revision: number): Promise<void> {
-  for (const post of posts) {
-    // Re-read inside the transaction: a concurrent write may have changed it.
-    const current = await collection.get(post.id);
-    if (current?.status === 'future') await collection.replace({ ...current, status: 'publish', revision });
-  }
-}
-
 /** The occurrences of published series that took their `future` status from them. */
-async function promoteOccurrences(tx: Storage, series: readonly EventRecord[], revision: number): Promise<void> {
+async function publishOccurrences(tx: Storage, series: readonly EventRecord[], revision: number): Promise<void> {
   for (const s of series) {
-    if (!s.recurrence) continue;
     const { items } = await tx.events.list({ records: 'listed', statuses: ['future'], excludeHidden: false, parentId: s.id, sort: [{ field: 'id', direction: 'asc' }] });
-    for (const e of items) {
-      if (e.occurrence && e.occurrence.overrides?.status === undefined) await tx.events.replace({ ...e, status: 'publish', revision });
-    }
+    const inherited = items.filter((e) => e.occurrence && e.occurrence.overrides?.status === undefined);
+    if (inherited.length) await tx.events.setStatus(inherited.map((e) => e.id), 'future', 'publish', revision);
   }
 }

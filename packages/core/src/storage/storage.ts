@@ -48,12 +48,22 @@ interface RecordCollection<R> {
   delete(id: number): Promise<void>;
 }
 
+/** Events, venues and organizers: posts, which have a status. */
+interface PostCollection<R> extends RecordCollection<R> {
+  /**
+   * Moves the posts among `ids` whose status is `from` to `to`, setting their `revision` to
+   * `revision`, in one write however many they are (scheduled posts published together).
+   * Returns the ids of those posts.
+   */
+  setStatus(ids: readonly number[], from: PostStatus, to: PostStatus, revision: number): Promise<readonly number[]>;
+}
+
 /**
  * Events, series and their occurrences (docs/recurrence.md). Occurrences are events core
  * writes for each series (`occurrence` set, ids above MAX_ID, `parentId` the series) and
  * stores like any other; `list` reads the records its query's `records` names.
  */
-export interface EventCollection extends RecordCollection<EventRecord> {
+export interface EventCollection extends PostCollection<EventRecord> {
   list(query: EventQuery): Promise<Page<EventRecord>>;
   /**
    * Removes a venue, organizer or term from every event that links it, setting those events'
@@ -64,7 +74,7 @@ export interface EventCollection extends RecordCollection<EventRecord> {
   countByTerm(taxonomy: Taxonomy, termIds: readonly number[], statuses: readonly PostStatus[]): Promise<ReadonlyMap<number, number>>;
 }
 
-export interface LinkedPostCollection<R> extends RecordCollection<R> {
+export interface LinkedPostCollection<R> extends PostCollection<R> {
   list(query: LinkedPostQuery): Promise<Page<R>>;
 }
 
