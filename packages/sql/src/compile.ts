@@ -93,13 +93,15 @@ function indexedWords(words: readonly string[]): string[] {
 
 /**
  * The events (`e`) of a list's query. A search through the trigram index reads its matches'
- * list keys from SQLite's index of them by id (migration 0014), named so that the plan does not
- * depend on planner statistics a calendar may not have; other lists leave the choice to the
- * planner.
+ * list keys from SQLite's index of them by id (migration 0014): named, so that the plan does not
+ * depend on planner statistics a calendar may not have, and with the condition of that partial
+ * index (`id > 0`, true of every event) written as there (a literal, not a parameter), without
+ * which SQLite does not use it. Other lists leave the choice to the planner, which cannot choose
+ * that index for them.
  */
 export function eventsOf(db: Kysely<DB>, q: EventQuery, d: SqlDialect) {
   if (d.name !== 'sqlite' || !q.search || indexedWords(q.search).length === 0) return db.selectFrom('evcal_events as e');
-  return db.selectFrom(sql<DB['evcal_events']>`evcal_events`.as<'e'>(sql`e indexed by ${sql.id(SEARCH_KEYS_INDEX)}`));
+  return db.selectFrom(sql<DB['evcal_events']>`evcal_events`.as<'e'>(sql`e indexed by ${sql.id(SEARCH_KEYS_INDEX)}`)).where(sql<SqlBool>`e.id > 0`);
 }
 
 /** ORDER BY terms for an event sort. */

@@ -1,7 +1,7 @@
-// SQLite searches read their matches' list keys from the index of migration 0014, whatever
-// statistics the planner has; lists stay exact while events change under that index (status,
-// hidden flag, start and end updated, events deleted and created); a database made before 0014
-// gets the index when it is opened.
+// SQLite searches read their matches' list keys from the partial index of migration 0014,
+// whatever statistics the planner has, and no other list reads it; lists stay exact while
+// events change under that index (status, hidden flag, start and end updated, events deleted
+// and created); a database made before 0014 gets the index when it is opened.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { eventRecord } from '@evcal/storage-test-suite';
 import { createSqlStorage, loadBetterSqlite3, migrate, pendingMigrations } from '../src/index';
 
 const Database = await loadBetterSqlite3();
-const INDEX = 'evcal_events_list_keys';
+const INDEX = 'evcal_events_match_keys';
 
 interface Opened {
   readonly storage: Storage;
@@ -102,6 +102,32 @@ describe('sqlite search keys (migration 0014)', () => {
     o.log.length = 0;
     await o.storage.events.list({ ...q, search: ['ni'] });
     expect(o.log.some((s) => s.sql.includes('indexed by'))).toBe(false);
+  });
+
+  it('other lists never read it, even with planner statistics that make it look cheap', async () => {
+    const o = await open(newFile());
+    for (let id = 1; id <= 300; id++) {
+      const e = event(id, 0);
+      // A few events longer than a week: counted exactly, not per day (migration 0006).
+      await o.storage.events.insert({ ...e, categoryIds: [1 + (id % 3)], ...(id % 50 === 0 ? { endUtc: e.startUtc + 30 * 86_400_000 } : {}) });
+    }
+    await sql`analyze`.execute(o.db);
+    const base = { records: 'listed', excludeHidden: true, statuses: ['publish'], sort: [{ field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }], limit: 10, offset: 0 } as const;
+    const window = { start: { gte: Date.UTC(2026, 0, 5) }, end: { lte: Date.UTC(2026, 1, 5) } };
+    const lists = [base, { ...base, ...window }, { ...base, categoryIds: [2] }, { ...base, ...window, categoryIds: [1, 3] }, { ...base, ids: [3, 4, 5] },
+      { ...base, search: ['ni'] }] as EventQuery[];
+    for (const q of lists) {
+      o.log.length = 0;
+      await o.storage.events.list(q);
+      const reads = o.log.filter((s) => s.sql.startsWith('select'));
+      expect(reads.length).toBeGreaterThan(0);
+      for (const statement of reads) expect(await explain(o, statement), statement.sql).not.toContain(INDEX);
+    }
+    // A search does, with the same statistics.
+    o.log.length = 0;
+    await o.storage.events.list({ ...base, ...window, categoryIds: [1, 3], search: ['night'] } as EventQuery);
+    const page = o.log.find((s) => s.sql.startsWith('select') && s.sql.includes('evcal_events_search match'))!;
+    expect(await explain(o, page)).toContain(`USING COVERING INDEX ${INDEX}`);
   });
 
   it('lists stay exact while the events under the index change, are deleted and created', async () => {
