@@ -2,9 +2,10 @@
 // the events' rows. A search reads every match of the FTS5 index (migration 0010), for the page
 // and its total, and for each match the columns the list filters and orders by. Read from the
 // table, each match was a lookup into a wide row (its texts, often on overflow pages): at 1M
-// the 2,370 matches of `golden jam` cost about 9 ms of a 17 ms query. This index holds those
+// the 2,370 matches of `golden jam` cost about 7 ms of a 15 ms query. This index holds those
 // columns by id (about 60 bytes an event), maintained by SQLite with the table, so the same
-// lookups stay within a small B-tree: that query takes about 10 ms, most of it FTS5's.
+// lookups stay within a small B-tree: that query takes about 9 ms, 7.4 of them FTS5's match
+// (docs/performance.md, bench/sqlite/search-parts.mjs).
 //
 // Only searches use it. It is partial, on `id > 0` (true of every event: posts' and
 // occurrences' ids are positive), and a partial index serves only a query whose WHERE states
