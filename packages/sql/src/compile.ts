@@ -4,8 +4,9 @@ import { MAX_ID, modifiedBounds } from '@evcal/core/adapter';
 import type {
   EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, OwnedBy, PostStatus, TermQuery, TermSortKey,
 } from '@evcal/core/adapter';
-import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { storableEventIds, storableIds, type SqlDialect } from './dialect';
+import { SEARCH_KEYS_INDEX } from './migrations/0014-search-keys';
 import { SEARCH_SEPARATOR, SERIES, textHash } from './rows';
 import type { EvcalDatabase } from './schema';
 
@@ -74,7 +75,7 @@ function recordsIn(eb: EventsEb, q: EventQuery): Expression<SqlBool>[] {
  * other conditions leave; a word with U+001F reads the fields one by one.
  */
 function searchConditions(eb: EventsEb, words: readonly string[], d: SqlDialect): Expression<SqlBool>[] {
-  const indexed = words.filter((w) => !w.includes(SEARCH_SEPARATOR) && [...w].length >= 3);
+  const indexed = indexedWords(words);
   const out: Expression<SqlBool>[] = indexed.length ? [d.searchIndexed(indexed)] : [];
   for (const word of words) {
     if (indexed.includes(word)) continue;
@@ -83,6 +84,24 @@ function searchConditions(eb: EventsEb, words: readonly string[], d: SqlDialect)
       : d.contains(eb.ref('e.search_text'), word));
   }
   return out;
+}
+
+/** The search words the trigram index answers: three characters or more, without U+001F. */
+function indexedWords(words: readonly string[]): string[] {
+  return words.filter((w) => !w.includes(SEARCH_SEPARATOR) && [...w].length >= 3);
+}
+
+/**
+ * The events (`e`) of a list's query. A search through the trigram index reads its matches'
+ * list keys from SQLite's index of them by id (migration 0014): named, so that the plan does not
+ * depend on planner statistics a calendar may not have, and with the condition of that partial
+ * index (`id > 0`, true of every event) written as there (a literal, not a parameter), without
+ * which SQLite does not use it. Other lists leave the choice to the planner, which cannot choose
+ * that index for them.
+ */
+export function eventsOf(db: Kysely<DB>, q: EventQuery, d: SqlDialect) {
+  if (d.name !== 'sqlite' || !q.search || indexedWords(q.search).length === 0) return db.selectFrom('evcal_events as e');
+  return db.selectFrom(sql<DB['evcal_events']>`evcal_events`.as<'e'>(sql`e indexed by ${sql.id(SEARCH_KEYS_INDEX)}`)).where(sql<SqlBool>`e.id > 0`);
 }
 
 /** ORDER BY terms for an event sort. */

@@ -7,7 +7,7 @@
 // category or tag are counted exactly.
 import type { EventQuery, InstantRange } from '@evcal/core/adapter';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { eventWhere } from './compile';
+import { eventsOf, eventWhere } from './compile';
 import type { SqlDialect } from './dialect';
 import type { EvcalDatabase } from './schema';
 
@@ -85,7 +85,7 @@ function sumDays(db: Db, q: EventQuery, days: { from: number; to: number }) {
 
 /** The exact count of the events matching `q` (and `also`). */
 function exactCount(db: Db, d: SqlDialect, q: EventQuery, also?: RawBuilder<boolean>) {
-  const query = db.selectFrom('evcal_events as e').where(eventWhere(q, d));
+  const query = eventsOf(db, q, d).where(eventWhere(q, d));
   return (also ? query.where(also) : query).select((eb) => eb.fn.countAll<number>().as('n'));
 }
 

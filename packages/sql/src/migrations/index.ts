@@ -13,6 +13,7 @@ import { searchPositionsAndLinkOrder } from './0010-search-positions-and-link-or
 import { seriesChanges } from './0011-series-changes';
 import { searchPending } from './0012-search-pending';
 import { uncountedEventsPlanned } from './0013-uncounted-events-planned';
+import { searchKeys } from './0014-search-keys';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
@@ -37,6 +38,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0011_series_changes': seriesChanges,
   '0012_search_pending': searchPending,
   '0013_uncounted_events_planned': uncountedEventsPlanned,
+  '0014_search_keys': searchKeys,
 };
 
 /**
