@@ -14,6 +14,7 @@ import { seriesChanges } from './0011-series-changes';
 import { searchPending } from './0012-search-pending';
 import { uncountedEventsPlanned } from './0013-uncounted-events-planned';
 import { searchKeys } from './0014-search-keys';
+import { dayCountsByKey } from './0015-day-counts-by-key';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
@@ -39,6 +40,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0012_search_pending': searchPending,
   '0013_uncounted_events_planned': uncountedEventsPlanned,
   '0014_search_keys': searchKeys,
+  '0015_day_counts_by_key': dayCountsByKey,
 };
 
 /**
