@@ -8,6 +8,11 @@
 //                                                EVCAL_TEST_POSTGRES_URL is set
 //   node scripts/conformance.mjs --update        rewrite the list from this run (keeps notes)
 //   node scripts/conformance.mjs cases/terms.test.mjs   only some files
+//
+// Each scenario starts its own `evcal serve`, so the suite's time is mostly server starts: keep
+// what the CLI loads before it listens small (packages/cli/test/startup.test.ts; README,
+// Development). About 80 s on memory on every Node since date-fns left the start path (Node 24
+// took 473 s before).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';

@@ -9,8 +9,8 @@ import { dirname, resolve } from 'node:path';
 import type { Storage } from '@evcal/core';
 import { openJsonFileStorage } from '@evcal/file-json';
 import { createMemoryStorage } from '@evcal/memory';
-import { createSqlStorage, loadBetterSqlite3, migrate, withStatementCache } from '@evcal/sql';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+// @evcal/sql and kysely (some 260 modules) are imported when a SQL storage is opened, not
+// before: a server on memory or a JSON file starts without loading them.
 
 export class StorageUrlError extends Error {
   override readonly name = 'StorageUrlError';
@@ -49,6 +49,7 @@ function fileOf(url: string, scheme: string): string {
 }
 
 async function openSqlite(file: string): Promise<Storage> {
+  const [{ createSqlStorage, loadBetterSqlite3, migrate, withStatementCache }, { Kysely, SqliteDialect }] = await Promise.all([import('@evcal/sql'), import('kysely')]);
   const Database = await loadBetterSqlite3();
   const path = file === ':memory:' ? file : resolve(file);
   let sqlite;
@@ -69,7 +70,7 @@ async function openSqlite(file: string): Promise<Storage> {
 }
 
 async function openPostgres(url: string, options: OpenStorageOptions): Promise<Storage> {
-  const { default: pg } = await import('pg');
+  const [{ default: pg }, { createSqlStorage, migrate }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), import('@evcal/sql'), import('kysely')]);
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema') ?? undefined;
   parsed.searchParams.delete('schema');
