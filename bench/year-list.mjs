@@ -54,8 +54,13 @@ for (const n of sizes) {
     log(`${n} events imported in ${importSeconds.toFixed(1)} s`);
     const server = await startServe(storage);
     try {
-      // One request first (connections, JIT), on a page outside the measured ones.
+      // One request first (connections, JIT), on a page outside the measured ones. It also
+      // publishes the scheduled posts that are due, as a freshly imported calendar's first
+      // request does: `evcal import` runs on the real clock, years before the dataset's, so it
+      // stores most published events as scheduled; the server runs on the dataset's clock.
+      const t1 = performance.now();
       await get(server.origin, 1000);
+      const firstMs = performance.now() - t1;
       const times = [];
       let total;
       for (let page = 1; page <= requests; page++) {
@@ -65,8 +70,8 @@ for (const n of sizes) {
         total = body.total;
       }
       times.sort((a, b) => a - b);
-      results.sizes[n] = { importSeconds, total, p50: percentile(times, 50), p90: percentile(times, 90), requests };
-      log(`${n} events: a year holds ${total}; p50 ${percentile(times, 50).toFixed(2)} ms, p90 ${percentile(times, 90).toFixed(2)} ms`);
+      results.sizes[n] = { importSeconds, firstMs, total, p50: percentile(times, 50), p90: percentile(times, 90), requests };
+      log(`${n} events: first request ${(firstMs / 1000).toFixed(1)} s; a year holds ${total}; p50 ${percentile(times, 50).toFixed(2)} ms, p90 ${percentile(times, 90).toFixed(2)} ms`);
     } finally {
       server.child.kill('SIGTERM');
       await new Promise((resolve) => server.child.once('exit', resolve));
