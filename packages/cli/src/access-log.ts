@@ -44,24 +44,29 @@ export function withAccessLog(
   const logsStarts = logger.enabled('debug');
   return (req, res) => {
     const context: RequestContext = { id: requestIdOf(req.headers['x-request-id']), started: performance.now() };
-    const common = () => ({
-      request_id: context.id,
-      method: req.method,
-      path: redactedPath(req.url ?? '/'),
-      address: addressOf(req, options.trustProxy),
-    });
-    if (logsStarts) logger.debug('request started', common());
-    if (logsRequests) res.once('close', () => {
-      logger.info('request', {
-        ...common(),
-        status: res.writableFinished ? res.statusCode : 499,
-        duration_ms: Math.round((performance.now() - context.started) * 10) / 10,
-        user_id: context.userId ?? null,
-      });
-    });
     (req as Served)[CONTEXT] = context;
+    if (logsStarts || logsRequests) logRequest(req, res, context, logger, options.trustProxy, logsStarts);
     listener(req, res);
   };
+}
+
+/** Logs the start of a request (at debug) and, when it ends, its line (at info). */
+function logRequest(req: IncomingMessage, res: ServerResponse, context: RequestContext, logger: Logger, trustProxy: boolean, starts: boolean): void {
+  const common = () => ({
+    request_id: context.id,
+    method: req.method,
+    path: redactedPath(req.url ?? '/'),
+    address: addressOf(req, trustProxy),
+  });
+  if (starts) logger.debug('request started', common());
+  res.once('close', () => {
+    logger.info('request', {
+      ...common(),
+      status: res.writableFinished ? res.statusCode : 499,
+      duration_ms: Math.round((performance.now() - context.started) * 10) / 10,
+      user_id: context.userId ?? null,
+    });
+  });
 }
 
 /** The `X-Request-Id` header of a request served under `withAccessLog` (for `toNodeHandler`'s `headers`). */
