@@ -2,7 +2,7 @@
 // (--base-path /wp-json --namespace tribe/events/v1) moved into each storage; then every
 // read a client makes of a target served in the same layout (pretty and ?rest_route= forms)
 // equals the source's, a second run changes nothing, and an interrupted run resumes.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -49,13 +49,23 @@ function expectNothingChanged(report: MigrationReport | undefined): void {
   expect(report!.kinds.events.unchanged).toBe(DATASET.events.length);
 }
 
-/** Forwards to the source, holding the second page of events back so a run can be stopped while it waits. */
+/**
+ * Forwards to the source, holding the second page of events back so a run can be stopped while
+ * it waits. A request held back may be forwarded after its test stopped the source: it gets a
+ * 502, as from any proxy, not an unhandled rejection.
+ */
 async function slowProxy(source: string): Promise<string> {
-  const server: Server = createServer(async (req, res) => {
+  const forward = async (req: IncomingMessage, res: ServerResponse) => {
     if (/\/events\/?\?.*page=2/.test(req.url ?? '')) await new Promise((r) => setTimeout(r, 3_000));
     const upstream = await fetch(`${source}${req.url}`, { headers: req.headers.authorization ? { authorization: req.headers.authorization } : {} });
     res.writeHead(upstream.status, Object.fromEntries(upstream.headers));
     res.end(Buffer.from(await upstream.arrayBuffer()));
+  };
+  const server: Server = createServer((req, res) => {
+    forward(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   onTestFinished(() => new Promise<void>((r) => {
