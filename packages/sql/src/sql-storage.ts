@@ -298,7 +298,8 @@ export async function inChunks<V, R>(values: readonly V[], query: (chunk: readon
 async function setStatus(
   tx: Db, table: 'evcal_events' | 'evcal_venues' | 'evcal_organizers', ids: readonly number[], from: PostStatus, to: PostStatus, revision: number,
 ): Promise<number[]> {
-  const valid = storableIds(ids);
+  // Events' ids include occurrences' (above 2^31).
+  const valid = table === 'evcal_events' ? storableEventIds(ids) : storableIds(ids);
   if (valid.length === 0) return [];
   const changed = await inChunks(valid, (chunk) => (tx as Kysely<EvcalDatabase>).updateTable(table as 'evcal_events')
     .set({ status: to, revision }).where('id', 'in', chunk).where('status', '=', from).returning('id').execute());

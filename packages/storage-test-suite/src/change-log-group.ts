@@ -158,6 +158,16 @@ export function changeLogGroup(ctx: SuiteContext): void {
       expect((await s.venues.get(1))).toMatchObject({ status: 'publish', revision: 11 });
       expect(await s.organizers.setStatus([], 'future', 'publish', 12)).toEqual([]);
     });
+
+    it('setStatus moves occurrences too (ids above 2^31)', async () => {
+      const s = await ctx.fresh();
+      // An occurrence's id: its day (days since 0000-03-01, as core counts them) above 2^31, then its series' id.
+      const occurrence = (Date.parse('2026-06-06T00:00:00Z') / 86_400_000 + 719_163) * 2 ** 31 + 7;
+      await s.events.insert(eventRecord(7, { status: 'future', recurrence: { rrule: 'FREQ=WEEKLY;COUNT=2', rdate: [], exdate: [], idBase: 7 } }));
+      await s.events.insert(eventRecord(occurrence, { status: 'future', parentId: 7, startUtc: Date.parse('2026-06-06T18:00:00Z'), slug: 'event-7/2026-06-06', occurrence: { date: '2026-06-06', originalStart: '2026-06-06 18:00:00' } }));
+      expect(await s.events.setStatus([occurrence, 7], 'future', 'publish', 9)).toEqual([7, occurrence]);
+      expect(await s.events.get(occurrence)).toMatchObject({ status: 'publish', revision: 9 });
+    });
   });
 
   describe('webhook endpoints and outbox', () => {
