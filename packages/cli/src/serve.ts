@@ -9,7 +9,7 @@ import {
   type Principal, type Storage, type WebhookDispatcher,
 } from '@evcal/core';
 import {
-  accountCredentials, createFetchHandler, createLanguageHandler, createWebhookSender, memoryCredentialFailureLimit, memoryRateLimit,
+  accountCredentials, anonymousWithoutAuthorization, createFetchHandler, createLanguageHandler, createWebhookSender, memoryCredentialFailureLimit, memoryRateLimit,
   type Authenticate, type FetchHandlerOptions, type HandlerRequest,
 } from '@evcal/http';
 import { incomingMessageOf, toNodeHandler } from '@evcal/http/node';
@@ -229,13 +229,14 @@ function contextOf(request: HandlerRequest): RequestContext | undefined {
 }
 
 /** The authentication hook, telling the access log who each request turned out to be. */
+/** `accountCredentials` telling the access log who the user is (anonymous without an Authorization header, as it is). */
 function noteUser(authenticate: Authenticate): Authenticate {
-  return async (request) => {
+  return anonymousWithoutAuthorization(async (request: HandlerRequest) => {
     const principal = await authenticate(request);
     const context = contextOf(request);
     if (principal && context) context.userId = principal.id;
     return principal;
-  };
+  });
 }
 
 async function readDataset(file: string): Promise<unknown> {

@@ -10,7 +10,7 @@ export type { TermOperations } from './operations/terms';
 export type { CalendarOptions, CalendarConfig, ChangeLogOptions, IcalOptions, RecurrenceOptions, ImageProvider, UserDirectory } from './operations/config';
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
-export type { ListResult, ListPlan } from './operations/list-urls';
+export type { ListResult, ListPlan, ListStability } from './operations/list-urls';
 export type * from './operations/inputs';
 
 export { CalendarError, isCalendarError } from './errors';

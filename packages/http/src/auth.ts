@@ -11,6 +11,24 @@ import type { HandlerRequest } from './handler-request';
  */
 export type Authenticate = (request: HandlerRequest) => Principal | undefined | Promise<Principal | undefined>;
 
+const ANONYMOUS_WITHOUT_AUTHORIZATION = Symbol('evcal: anonymous without an Authorization header');
+
+/**
+ * Declares that `authenticate` takes every request without an `Authorization` header as
+ * anonymous, whatever else it carries (cookies, addresses, other headers). The handler may then
+ * answer such a request's repeated, unchanged list with 304 from its validator alone, without
+ * calling `authenticate` (see `createFetchHandler`). `bearerTokens` and `accountCredentials`
+ * are declared so; wrap a function of your own only if it is true of it. Returns `authenticate`.
+ */
+export function anonymousWithoutAuthorization<A extends Authenticate>(authenticate: A): A {
+  return Object.assign(authenticate, { [ANONYMOUS_WITHOUT_AUTHORIZATION]: true });
+}
+
+/** Whether every request without an `Authorization` header is anonymous to `authenticate` (none at all: every request is). */
+export function isAnonymousWithoutAuthorization(authenticate: Authenticate | undefined): boolean {
+  return authenticate === undefined || (authenticate as { [ANONYMOUS_WITHOUT_AUTHORIZATION]?: boolean })[ANONYMOUS_WITHOUT_AUTHORIZATION] === true;
+}
+
 /** The error an `Authenticate` throws for credentials that do not authenticate; a custom message is sent as given. */
 export function invalidCredentials(message?: string): CalendarError {
   return new CalendarError('invalid_credentials', message === undefined ? msg('The provided credentials are not valid.') : verbatim(message));
@@ -34,13 +52,13 @@ type TokenTable = ReadonlyMap<string, Principal> | Readonly<Record<string, Princ
  */
 export function bearerTokens(tokens: TokenTable, options: BearerTokenOptions = {}): Authenticate {
   const table = tableOf(tokens);
-  return (request) => {
+  return anonymousWithoutAuthorization((request: HandlerRequest) => {
     const credentials = credentialsOf(request);
     if (credentials === undefined) return undefined;
     if (credentials.scheme === 'bearer') return table.get(credentials.token) ?? refuse(credentials);
     if (credentials.scheme === 'basic' && options.basic) return table.get(credentials.password) ?? refuse(credentials);
     return refuse(options.basic ? credentials : { scheme: 'other' });
-  };
+  });
 }
 
 export interface AccountCredentialsOptions {
@@ -65,7 +83,7 @@ export function accountCredentials(
   accounts: Pick<Accounts, 'verifyBearer' | 'verifyApplicationPassword'>, options: AccountCredentialsOptions = {},
 ): Authenticate {
   const table = tableOf(options.tokens ?? {});
-  return async (request) => {
+  return anonymousWithoutAuthorization(async (request: HandlerRequest) => {
     const credentials = credentialsOf(request);
     if (credentials === undefined) return undefined;
     if (credentials.scheme === 'bearer') {
@@ -77,7 +95,7 @@ export function accountCredentials(
     const checked = await accounts.verifyApplicationPassword(credentials.name, credentials.password);
     if (checked.ok) return checked.principal;
     throw BASIC_REFUSALS[checked.reason]();
-  };
+  });
 }
 
 // ---- helpers ----

@@ -23,6 +23,7 @@ import type { HandlerRequest } from './handler-request';
 import { boundedMemo } from './memo';
 import { fetchHandlerOf, type EvcalHandler, type FetchHandler, type WireResponse } from './wire-response';
 import { isTransportError } from './transport-errors';
+import { unchangedLists } from './unchanged-lists';
 
 export interface FetchHandlerOptions {
   /**
@@ -102,9 +103,16 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   const matches = boundedMemo<ReturnType<typeof router.match>>(1024);
   // A list's variant (language, `_fields`) hashed once per `_fields` value.
   const listVariants = boundedMemo<string>(256);
+  // Lists answered lately: asked again with their ETag, answered 304 from the validator alone.
+  const unchanged = unchangedLists(calendar, options);
 
   return fetchHandlerOf(async function handle(request: HandlerRequest): Promise<WireResponse> {
     const site = typeof options.siteUrl === 'function' ? options.siteUrl(request) : options.siteUrl;
+    const answered = unchanged?.answer(request, site);
+    if (answered !== undefined) {
+      const notModified = await answered;
+      if (notModified !== undefined) return notModified;
+    }
     const { path, search, query, addressParams, siteRoot, apiRoot } = targets(site === undefined ? request.url : `${site} ${request.url}`, () => {
       const url = restRouteUrl(new URL(request.url), sitePathOf(site), basePath);
       const urlOrigin = `${url.protocol}//${url.host}`;
@@ -188,7 +196,9 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
         case 'list': {
           const planned = await action.plan(calendar)(params, ctx);
           const etag = entityTag(planned.validator, listVariants(fields ?? '', () => variantOf([t.language, fields ?? '', 'list'])), true);
-          if (!noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
+          const unmodified = notModified(etag, caching, common);
+          if (unchanged && planned.stable && !envelope && !principal) unchanged.remember(request, site, unmodified, planned.stable);
+          if (!noneMatch(ifNoneMatch, etag)) return unmodified;
           const list = await planned.run();
           const headers = Object.assign(listHeaders(list), caching);
           headers.etag = etag;

@@ -1,13 +1,13 @@
 // createCalendar: the typed operations of the five resources, usable without HTTP.
 import type { EncodedDataset } from '../dataset/codec';
 import { exportDataset, importDataset, type ImportOptions, type ImportSummary } from '../dataset/dataset';
-import { beginCall, startCall, type CallContext } from './call';
+import { beginCall, listUnchanged, startCall, type CallContext } from './call';
 import { resolveConfig, type CalendarConfig, type CalendarOptions } from './config';
 import { eventFeed, singleEventFeed, type EventFeed, type FeedOptions } from './event-feed';
 import { eventListPlanner, getEvent, getEventBySlug } from './event-read';
 import { createEvent, deleteEvent, updateEvent } from './event-write';
 import { linkedPostOperations, type LinkedPostOperations } from './linked-posts';
-import type { ListPlan, ListResult } from './list-urls';
+import type { ListPlan, ListResult, ListStability } from './list-urls';
 import type {
   EventCreateInput, EventDeleteBySlugInput, EventDeleteInput, EventGetBySlugInput, EventGetInput, EventListInput,
   EventUpdateBySlugInput, EventUpdateInput, OrganizerWriteInput, VenueWriteInput,
@@ -84,6 +84,13 @@ export interface Calendar {
    */
   on(event: 'change', listener: ChangeListener): () => void;
   off(event: 'change', listener: ChangeListener): void;
+  /**
+   * Whether a list planned earlier (`planList`, with `stable` set) would be planned with the
+   * same validator now: no change committed since, the same day, and nothing due to run first
+   * (scheduled posts to publish, the recurrence horizon to move). One read of the change
+   * counter instead of planning the list again; false whenever in doubt.
+   */
+  listUnchanged(stable: ListStability): Promise<boolean>;
 }
 
 export interface ChangeOperations {
@@ -125,5 +132,6 @@ export function createCalendar(options: CalendarOptions): Calendar {
     webhooks: webhookOperations(config),
     on: (_event, listener) => config.changeEvents.on(listener),
     off: (_event, listener) => config.changeEvents.off(listener),
+    listUnchanged: (stable) => listUnchanged(config, stable),
   };
 }

@@ -8,6 +8,8 @@ import type { LinkBase } from '../represent/links';
 import type { Storage, StorageTransaction } from '../storage/storage';
 import type { CalendarConfig } from './config';
 import type { Preconditions } from './validators';
+import type { ListStability } from './list-urls';
+import { dayOf } from './plan-cache';
 
 /** Who calls, and from where. */
 export interface CallContext {
@@ -48,6 +50,19 @@ export function startCall(config: CalendarConfig, ctx?: CallContext): Call | Pro
     return pruning === undefined ? beginCall(config, ctx) : pruning.then(() => beginCall(config, ctx));
   }
   return startAfterDue(config, ctx, publishing);
+}
+
+/**
+ * Whether a list planned at `stable` (ListPlan.stable) would be planned with the same
+ * validator now: the same day, nothing due to run first (scheduled posts to publish, the
+ * recurrence horizon to move, the change log to prune: each starts here, and the next
+ * operation waits for it), and no change committed since. False whenever in doubt.
+ */
+export async function listUnchanged(config: CalendarConfig, stable: ListStability): Promise<boolean> {
+  const now = config.now();
+  if (dayOf(now) !== stable.day) return false;
+  if (config.publishDue() !== undefined || config.horizon.lags(now) || config.pruneDue() !== undefined) return false;
+  return (await config.storage.lastChange()) === stable.change;
 }
 
 async function startAfterDue(config: CalendarConfig, ctx: CallContext | undefined, publishing: Promise<void> | undefined): Promise<Call> {

@@ -53,10 +53,10 @@ async function planEventList(
   });
   let p = await plan();
   // A list reaching past the recurrence horizon first stores the occurrences it would show (and is planned again).
-  const reach = queryReach(p.built.query);
+  const reach = queryReach(p.plan.built.query);
   if (reach !== undefined && await call.config.horizon.reach(call, reach)) p = await plan();
-  const planned = p;
-  return { validator: planned.validator, run: () => readList(plans, planned, () => listEvents(call, planned.values, planned.built, planned.page, planned.perPage, planned.validator)) };
+  const { plan: planned, stable } = p;
+  return { validator: planned.validator, ...(stable ? { stable } : {}), run: () => readList(plans, planned, () => listEvents(call, planned.values, planned.built, planned.page, planned.perPage, planned.validator)) };
 }
 
 async function listEvents(

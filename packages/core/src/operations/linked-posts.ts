@@ -161,7 +161,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
 
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan<VenueListJson | OrganizerListJson>> => {
     const call = await startCall(config, ctx);
-    const p = await planWithCache(call, plans, input, async (lastChange) => {
+    const { plan: p, stable } = await planWithCache(call, plans, input, async (lastChange) => {
       const { values, page, perPage } = await parseList(call, listArgs, input);
       const visible = visibility(call.permissions, kind, values.status);
       const query = listQuery(call, kind, values, visible, page, perPage);
@@ -169,7 +169,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       // only_with_upcoming counts events from this very instant; modified bounds may be relative.
       return { plan: { values, visible, query, page, perPage, validator }, keep: !values.only_with_upcoming && !MODIFIED_PARAMS.some((p) => values[p] !== undefined) };
     });
-    return { validator: p.validator, run: () => readList(plans, p, () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator)) };
+    return { validator: p.validator, ...(stable ? { stable } : {}), run: () => readList(plans, p, () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator)) };
   };
 
   return {

@@ -2,7 +2,7 @@
 import { parseArgs, type ArgSpecs } from '../input/args';
 import type { EventListJson } from '../represent/schemas';
 import type { Call } from './call';
-import type { PlanCache } from './plan-cache';
+import { dayOf, type PlanCache } from './plan-cache';
 
 /** Ordered query parameters; undefined values are left out. */
 export type UrlParams = ReadonlyArray<readonly [string, string | number | undefined]>;
@@ -69,7 +69,20 @@ export interface ListResult<B extends object = Record<string, unknown>> {
  */
 export interface ListPlan<B extends object = Record<string, unknown>> {
   readonly validator: string;
+  /**
+   * Set when the list's meaning follows the clock by the day at most (no relative dates):
+   * its validator then holds for as long as `Calendar.listUnchanged(stable)` says so, which a
+   * binding may check instead of planning the list again (HTTP answers a repeated
+   * `If-None-Match` that way).
+   */
+  readonly stable?: ListStability;
   run(): Promise<ListResult<B>>;
+}
+
+/** What a list's validator was made at: the storage's change counter and the day (UTC days since 1970). */
+export interface ListStability {
+  readonly change: number;
+  readonly day: number;
 }
 
 /** What a list's validator covers besides the query: who asks, and the addresses in the body. */
@@ -174,8 +187,9 @@ function byteLength(result: ListResult<object>): number {
  */
 export async function planWithCache<P extends object, R>(
   call: Call, plans: PlanCache<P, R>, input: Readonly<Record<string, unknown>>, make: (lastChange: number) => Promise<{ plan: P; keep: boolean }>,
-): Promise<P> {
+): Promise<{ plan: P; stable: ListStability | undefined }> {
   const lastChange = await call.storage.lastChange();
-  return plans.plan(call, lastChange, input, () => make(lastChange));
+  const { plan, keep } = await plans.plan(call, lastChange, input, () => make(lastChange));
+  return { plan, stable: keep ? { change: lastChange, day: dayOf(call.now) } : undefined };
 }
 

@@ -17,10 +17,18 @@ import type { Call } from './call';
 
 const DAY = 86_400_000;
 
+/** The day of an instant (epoch ms), as plans are kept by it: whole UTC days since 1970. */
+export function dayOf(epochMs: number): number {
+  return Math.floor(epochMs / DAY);
+}
+
 /** The plans of one list (P) and the lists they read (R). */
 export interface PlanCache<P extends object, R> {
-  /** The plan kept for these arguments, or what `make` gives (kept when it says it may be). */
-  plan(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>, make: () => Promise<{ plan: P; keep: boolean }>): Promise<P>;
+  /**
+   * The plan kept for these arguments, or what `make` gives (kept when it says it may be), and
+   * whether it may be kept (its meaning follows the clock by the day at most).
+   */
+  plan(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>, make: () => Promise<{ plan: P; keep: boolean }>): Promise<{ plan: P; keep: boolean }>;
   /**
    * What `read` gives for a plan, read once while the plan is kept (concurrent callers share
    * the one read); plans that are not kept are read every time. `size` says how many bytes a
@@ -91,8 +99,9 @@ export function createPlanCache<P extends object, R>(limits: { readonly plans: n
     async plan(call, lastChange, input, make) {
       const key = keyOf(call, lastChange, input);
       const found = key === undefined ? undefined : byKey.get(key);
-      if (found !== undefined) return found.plan;
-      const { plan, keep } = await make();
+      if (found !== undefined) return { plan: found.plan, keep: true };
+      const made = await make();
+      const { plan, keep } = made;
       if (keep && key !== undefined && limits.plans > 0) {
         const oldest = byKey.values().next();
         if (byKey.size >= limits.plans && !oldest.done) drop(oldest.value);
@@ -100,7 +109,7 @@ export function createPlanCache<P extends object, R>(limits: { readonly plans: n
         byKey.set(key, entry);
         byPlan.set(plan, entry);
       }
-      return plan;
+      return made;
     },
 
     read(plan, read, size) {
@@ -126,7 +135,7 @@ function keyOf(call: Call, lastChange: number, input: Readonly<Record<string, un
   const args = argsText(input);
   if (args === undefined) return undefined;
   const who = call.principal ? `${call.principal.id} ${call.principal.role ?? ''}` : '-';
-  return `${lastChange} ${Math.floor(call.now / DAY)} ${who} ${call.links.siteUrl} ${call.links.apiRoot} ${args}`;
+  return `${lastChange} ${dayOf(call.now)} ${who} ${call.links.siteUrl} ${call.links.apiRoot} ${args}`;
 }
 
 /**

@@ -123,11 +123,11 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan<CategoryListJson | TagListJson>> => {
     const call = await startCall(config, ctx);
     // Term lists follow the clock only through relative modified bounds.
-    const p = await planWithCache(call, plans, input, async (lastChange) => {
+    const { plan: p, stable } = await planWithCache(call, plans, input, async (lastChange) => {
       const plan = await parseTermList(call, input, lastChange);
       return { plan, keep: !MODIFIED_PARAMS.some((name) => plan.values[name] !== undefined) };
     });
-    return { validator: p.validator, run: () => readList(plans, p, () => runTermList(call, p)) };
+    return { validator: p.validator, ...(stable ? { stable } : {}), run: () => readList(plans, p, () => runTermList(call, p)) };
   };
 
   return {

@@ -1,0 +1,149 @@
+// A list asked again with its ETag is answered 304 from its validator alone (unchanged-lists.ts):
+// without authenticating or planning it again, and only while that answer is the one the whole
+// way would give: nothing written, the same day, no scheduled post come due, no credentials,
+// the same Origin and Accept, no rate limit to count the request, and an `authenticate` that
+// takes requests without an Authorization header as anonymous.
+import { describe, expect, it } from 'vitest';
+import { createCalendar, type Principal } from '@evcal/core';
+import { createMemoryStorage } from '@evcal/memory';
+import {
+  anonymousWithoutAuthorization, bearerTokens, createFetchHandler, type Authenticate, type FetchHandlerOptions, type HandlerRequest,
+} from '@evcal/http';
+
+const START = Date.parse('2026-11-22T06:30:00Z');
+const HOUR = 3_600_000;
+const ROOT = 'https://cal.example.org/cal/events/v1';
+const ADMIN: Principal = { id: 1, role: 'administrator' };
+
+const SEED = {
+  events: [
+    { id: 12, title: 'Twelve', start_date: '2027-01-02 10:00:00', end_date: '2027-01-02 11:00:00', timezone: 'UTC', status: 'publish' },
+    { id: 34, title: 'Thirty-four', start_date: '2027-01-03 10:00:00', end_date: '2027-01-03 11:00:00', timezone: 'UTC', status: 'publish' },
+  ],
+};
+
+/**
+ * A handler over a seeded memory calendar whose clock the test moves, and how often
+ * `authenticate` ran; `declared`: it is declared anonymous without an Authorization header.
+ */
+async function setup(options: FetchHandlerOptions = {}, authenticate: Authenticate = bearerTokens({ 'tok-admin': ADMIN }), declared = true) {
+  let now = START;
+  const calendar = createCalendar({ storage: createMemoryStorage(), now: () => now });
+  await calendar.importDataset(SEED);
+  let authenticated = 0;
+  const counted = (request: HandlerRequest) => {
+    authenticated += 1;
+    return authenticate(request);
+  };
+  const handler = createFetchHandler(calendar, {
+    authenticate: declared ? anonymousWithoutAuthorization(counted) : counted,
+    ...options,
+  });
+  const get = async (path: string, headers: Record<string, string> = {}, method = 'GET') => {
+    const res = await handler(new Request(`${ROOT}${path}`, { method, headers }));
+    return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
+  };
+  return {
+    calendar, get,
+    authenticated: () => authenticated,
+    later: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+describe('an unchanged list asked again with its ETag', () => {
+  it('is answered 304 without authenticating, with the headers the whole way gives', async () => {
+    const t = await setup();
+    const first = await t.get('/events?per_page=1');
+    expect(first.status).toBe(200);
+    const etag = first.headers.etag!;
+    // The whole way (authenticated once more) answers the first conditional request and remembers it.
+    const whole = await t.get('/events?per_page=1', { 'if-none-match': etag });
+    const before = t.authenticated();
+    const quick = await t.get('/events?per_page=1', { 'if-none-match': etag });
+    const head = await t.get('/events?per_page=1', { 'if-none-match': etag }, 'HEAD');
+    expect(t.authenticated()).toBe(before);
+    expect(whole.status).toBe(304);
+    expect(quick).toEqual(whole);
+    expect(head).toEqual(whole);
+    expect(quick.headers).toMatchObject({ etag, 'cache-control': 'no-cache', vary: 'Authorization, Accept' });
+  });
+
+  it('is read again after a write, and after the day changes', async () => {
+    const t = await setup();
+    const etag = (await t.get('/events')).headers.etag!;
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
+    await t.calendar.events.create({ title: 'New', start_date: '2027-01-05 10:00:00', end_date: '2027-01-05 11:00:00', status: 'publish' }, { principal: ADMIN });
+    const written = await t.get('/events', { 'if-none-match': etag });
+    expect(written.status).toBe(200);
+    expect(JSON.parse(written.text).total).toBe(3);
+
+    const now = written.headers.etag!;
+    expect((await t.get('/events', { 'if-none-match': now })).status).toBe(304);
+    const before = t.authenticated();
+    t.later(24 * HOUR);
+    // The default list starts today: a new day is a new list, with a validator of its own.
+    const nextDay = await t.get('/events', { 'if-none-match': now });
+    expect(t.authenticated()).toBe(before + 1);
+    expect(nextDay.status).toBe(200);
+    expect(nextDay.headers.etag).not.toBe(now);
+  });
+
+  it('is read again once a scheduled post has come due, which is published first', async () => {
+    const t = await setup();
+    await t.calendar.events.create({
+      title: 'Scheduled', start_date: '2027-01-06 10:00:00', end_date: '2027-01-06 11:00:00', status: 'publish', date: '2026-11-22 07:00:00',
+    }, { principal: ADMIN });
+    const etag = (await t.get('/events')).headers.etag!;
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
+    t.later(HOUR);
+    const due = await t.get('/events', { 'if-none-match': etag });
+    expect(due.status).toBe(200);
+    expect(JSON.parse(due.text).events.map((e: { title: string }) => e.title)).toContain('Scheduled');
+  });
+
+  it('goes the whole way with credentials: a bad token is refused, a good one gets its own list', async () => {
+    const t = await setup();
+    const etag = (await t.get('/events')).headers.etag!;
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
+    const refused = await t.get('/events', { 'if-none-match': etag, authorization: 'Bearer revoked' });
+    expect(refused.status).toBe(401);
+    const admin = await t.get('/events', { 'if-none-match': etag, authorization: 'Bearer tok-admin' });
+    expect(admin.status).toBe(200);
+    expect(admin.headers['cache-control']).toBe('private, no-cache');
+  });
+
+  it('is told apart by Accept and Origin', async () => {
+    const t = await setup({ cors: { origins: ['https://app.example'] } });
+    const etag = (await t.get('/events')).headers.etag!;
+    expect((await t.get('/events', { 'if-none-match': etag })).headers['access-control-allow-origin']).toBeUndefined();
+    const cors = await t.get('/events', { 'if-none-match': etag, origin: 'https://app.example' });
+    expect(cors.status).toBe(304);
+    expect(cors.headers['access-control-allow-origin']).toBe('https://app.example');
+    const feed = await t.get('/events', { 'if-none-match': etag, accept: 'text/calendar' });
+    expect(feed.status).toBe(200);
+    expect(feed.text).toMatch(/^BEGIN:VCALENDAR/);
+  });
+
+  it('is not answered early where authentication may read more than the Authorization header', async () => {
+    // An app's own scheme, undeclared: a key in a header of its own makes the caller an administrator.
+    const byKey: Authenticate = (request) => (request.headers.get('x-api-key') === 'k' ? ADMIN : undefined);
+    const t = await setup({}, byKey, false);
+    const etag = (await t.get('/events')).headers.etag!;
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
+    const keyed = await t.get('/events', { 'if-none-match': etag, 'x-api-key': 'k' });
+    expect(keyed.status).toBe(200);
+    expect(keyed.headers['cache-control']).toBe('private, no-cache');
+  });
+
+  it('still counts against a rate limit', async () => {
+    let asked = 0;
+    const t = await setup({ rateLimit: () => ({ allowed: ++asked <= 3 }) });
+    const etag = (await t.get('/events')).headers.etag!;
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(429);
+  });
+});
