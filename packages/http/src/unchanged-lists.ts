@@ -16,11 +16,11 @@ import { noneMatch, parseEntityTags } from './conditional';
 import type { HandlerRequest } from './handler-request';
 import type { WireResponse } from './wire-response';
 
-/** A list's 304, as the whole way gave it, and what its validator was made at. */
+/** A list's 304, as the whole way gave it (frozen: every request it answers shares it), and what its validator was made at. */
 interface Remembered {
   readonly etag: string;
   readonly stable: ListStability;
-  readonly headers: Readonly<Record<string, string>>;
+  readonly response: WireResponse;
 }
 
 export interface UnchangedLists {
@@ -52,8 +52,7 @@ export function unchangedLists(
           if (kept.get(key!) === found) kept.delete(key!);
           return undefined;
         }
-        // A copy: bindings add their own headers.
-        return { status: 304, headers: Object.assign({}, found.headers), body: null };
+        return found.response;
       });
     },
 
@@ -62,7 +61,8 @@ export function unchangedLists(
       const etag = notModified.headers.etag;
       if (key === undefined || etag === undefined) return;
       if (kept.size >= limit && !kept.has(key)) kept.delete(kept.keys().next().value!);
-      kept.set(key, { etag, stable, headers: Object.assign({}, notModified.headers) });
+      const response = Object.freeze({ status: 304, headers: Object.freeze(Object.assign({}, notModified.headers)), body: null });
+      kept.set(key, { etag, stable, response });
     },
   };
 }
