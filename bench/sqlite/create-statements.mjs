@@ -12,6 +12,7 @@ const f = '/tmp/create-trace3.db'; for (const x of [f, f + '-wal', f + '-shm']) 
 copyFileSync(src, f);
 const sqlite = new Database(f); sqlite.pragma('journal_mode = WAL'); sqlite.pragma('synchronous = NORMAL');
 if (process.env.CKPT) sqlite.pragma(`wal_autocheckpoint = ${process.env.CKPT}`);
+if (process.env.CACHE) sqlite.pragma(`cache_size = ${process.env.CACHE}`);
 const log = [];
 const db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: (e) => log.push(e) });
 const storage = createSqlStorage({ db, dialect: 'sqlite' });
