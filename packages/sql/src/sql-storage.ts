@@ -13,7 +13,7 @@ import type {
   Storage, StorageTransaction, Taxonomy, TermCollection, TermQuery, TermRecord, VenueRecord,
 } from '@evcal/core/adapter';
 import { foldText, storageError } from '@evcal/core/adapter';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import { eventOrder, eventsOf, eventWhere, linkWalk, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
 import { sqlDialect, storableEventIds, storableIds, type DialectName, type SqlDialect } from './dialect';
 import {
@@ -22,7 +22,7 @@ import {
 } from './rows';
 import type { EvcalDatabase, VenuesTable } from './schema';
 import { countEvents } from './list-counts';
-import { guard } from './sql-errors';
+import { guard, translate } from './sql-errors';
 import { sqlReadiness, tokenCollection, userCollection } from './account-collections';
 import { sqlChangeLog, sqlWebhookStore } from './sql-change-store';
 import { sqliteSearchIndexer, type SearchIndexerOptions } from './search-index';
@@ -127,6 +127,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
    * (a lost race is a `conflict`: core runs the write again).
    */
   async function transaction<T>(fn: (tx: Transaction<EvcalDatabase>, state: TransactionState) => Promise<T>): Promise<T> {
+    if (d.name === 'sqlite') return grouped(fn);
     let result: T | undefined;
     let bulk = false;
     let events = 0;
@@ -149,6 +150,80 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       if (error === NOTHING_WRITTEN) return result as T;
       throw error;
     }
+  }
+
+  /**
+   * SQLite, group commit: writes queue for the one connection anyway (Kysely's dialect runs one
+   * transaction at a time on it), so the writes that queued while a transaction ran go into the
+   * next one together, at most GROUP_LIMIT of them. Each runs in a savepoint of its own, after
+   * the ones before it, with its own change number; one that fails is rolled back to its
+   * savepoint alone (and gets its error), one that wrote nothing too. Every write of a group is
+   * answered after the group's COMMIT: when the commit fails, all of them fail, and none was
+   * reported written. A commit, with the pages the writes share (indexes, counts, the change
+   * log), is then written once for several writes.
+   */
+  let queued: Joining[] | undefined;
+
+  function grouped<T>(fn: (tx: Transaction<EvcalDatabase>, state: TransactionState) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const joining: Joining = { fn, resolve: resolve as (value: unknown) => void, reject };
+      if (queued) {
+        queued.push(joining);
+        return;
+      }
+      queued = [joining];
+      void runGroup(queued);
+    });
+  }
+
+  async function runGroup(queue: Joining[]): Promise<void> {
+    const outcomes: { joining: Joining; ok: boolean; value: unknown }[] = [];
+    let bulk = false;
+    let events = 0;
+    let committed = false;
+    try {
+      await guard(() => root.transaction().execute(async (tx) => {
+        while (queue.length > 0 && outcomes.length < GROUP_LIMIT) {
+          const outcome = { joining: queue.shift()!, ok: false, value: undefined as unknown };
+          outcomes.push(outcome);
+          await tx.executeQuery(SAVEPOINT);
+          let state: TransactionState | undefined;
+          try {
+            const row = (await tx.executeQuery(NEXT_CHANGE)).rows[0]!;
+            state = { change: Number(row.value), wrote: false, inserted: 0, events: 0 };
+            outcome.value = await outcome.joining.fn(tx, state);
+            outcome.ok = true;
+          } catch (error) {
+            outcome.value = translate(error);
+          }
+          if (outcome.ok && state!.wrote) {
+            bulk ||= state!.inserted >= BULK_INSERTS;
+            events += state!.events;
+          } else {
+            // Failed, or wrote nothing: undone alone (its counter update included). When even
+            // that fails, the transaction is lost: the whole group fails below.
+            await tx.executeQuery(ROLLBACK_TO_SAVEPOINT);
+          }
+          await tx.executeQuery(RELEASE_SAVEPOINT);
+          // A write runs on microtasks alone: requests that arrived meanwhile reach their
+          // transaction only once the event loop has turned.
+          if (queue.length === 0 && outcomes.length < GROUP_LIMIT) await new Promise((resolve) => setImmediate(resolve));
+        }
+      }));
+      committed = true;
+    } catch (error) {
+      // Nothing of the group committed: the writes that had succeeded fail with the commit's
+      // (or the lost transaction's) error; the write that was running when it was lost too.
+      for (const outcome of outcomes) if (outcome.ok || outcome.value === undefined) Object.assign(outcome, { ok: false, value: error });
+    } finally {
+      // Writes that queued meanwhile (or beyond the limit) go into the next group.
+      if (queue.length > 0) void runGroup(queue);
+      else queued = undefined;
+    }
+    if (committed && events) searchIndex?.wrote(events);
+    // Best effort: the load has committed, and lists stay right (only slower) without it.
+    if (committed && bulk) await analyze().catch(() => undefined);
+    for (const { joining, ok, value } of outcomes) (ok ? joining.resolve(value) : joining.reject(value));
   }
 
   /** Fresh planner statistics for the tables lists read. */
@@ -188,6 +263,20 @@ function wrote(state: TransactionState, events: 'inserted' | 'changed' | undefin
  * get to it only later; SQLite never on its own).
  */
 const BULK_INSERTS = 1000;
+
+/** A write waiting to join the next SQLite transaction (group commit). */
+interface Joining {
+  readonly fn: (tx: Transaction<EvcalDatabase>, state: TransactionState) => Promise<unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** The most writes one SQLite transaction takes: reads wait for the connection meanwhile. */
+const GROUP_LIMIT = 16;
+
+const SAVEPOINT = CompiledQuery.raw('savepoint evcal_write');
+const RELEASE_SAVEPOINT = CompiledQuery.raw('release evcal_write');
+const ROLLBACK_TO_SAVEPOINT = CompiledQuery.raw('rollback to evcal_write');
 
 /** Rolls back a transaction that wrote nothing (its counter update included). */
 const NOTHING_WRITTEN = Symbol('nothing written');
