@@ -42,7 +42,8 @@ describe('SQLite group commit', () => {
     const changes = await Promise.all([2, 3, 4, 5].map((id) => insert(o, id)));
     expect(changes).toEqual([before + 1, before + 2, before + 3, before + 4]);
     expect(o.queries.filter((q) => /^commit$/i.test(q))).toHaveLength(1);
-    expect(o.queries.filter((q) => /^savepoint /i.test(q))).toHaveLength(4);
+    // The first write needs no savepoint (undone, it takes the transaction with it).
+    expect(o.queries.filter((q) => /^savepoint /i.test(q))).toHaveLength(3);
     expect(await o.storage.lastChange()).toBe(before + 4);
     expect((await o.storage.events.getMany([2, 3, 4, 5])).map((e) => e.revision === 1 && e.id)).toEqual([2, 3, 4, 5]);
   });
@@ -52,11 +53,11 @@ describe('SQLite group commit', () => {
     await insert(o, 1);
     const before = await o.storage.lastChange();
     o.queries.length = 0;
-    const failing = o.storage.transaction(async (tx) => {
+    const failing = () => o.storage.transaction(async (tx) => {
       await tx.events.insert(eventRecord(13));
       throw new Error('refused after writing');
     });
-    const results = await settled([insert(o, 2), failing, insert(o, 3), insert(o, 4)]);
+    const results = await settled([insert(o, 2), failing(), insert(o, 3), insert(o, 4)]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('refused after writing'));
     // One transaction for all four; the failing write's change number went to the next one.
@@ -68,6 +69,23 @@ describe('SQLite group commit', () => {
 
     expect((await other.storage.events.getMany([2, 3, 4, 13])).map((e) => e.id)).toEqual([2, 3, 4]);
     expect(await other.storage.lastChange()).toBe(before + 3);
+  });
+
+  it('undoes a failing first write with its transaction: the writes queued behind it commit in the next', async () => {
+    const o = await open();
+    await insert(o, 1);
+    const before = await o.storage.lastChange();
+    o.queries.length = 0;
+    const failing = () => o.storage.transaction(async (tx) => {
+      await tx.events.insert(eventRecord(13));
+      throw new Error('refused after writing');
+    });
+    const results = await settled([failing(), insert(o, 2), insert(o, 3)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))).toEqual([before + 1, before + 2]);
+    expect(o.queries.filter((q) => /^(commit|rollback)$/i.test(q))).toEqual(['rollback', 'commit']);
+    const other = await open(o.file);
+    expect((await other.storage.events.getMany([2, 3, 13])).map((e) => e.id)).toEqual([2, 3]);
   });
 
   it('answers a write that wrote nothing without using a change number', async () => {
