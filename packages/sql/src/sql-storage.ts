@@ -155,8 +155,8 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   /**
    * SQLite, group commit: writes queue for the one connection anyway (Kysely's dialect runs one
    * transaction at a time on it), so the writes that queued while a transaction ran go into the
-   * next one together, at most GROUP_LIMIT of them. Each runs in a savepoint of its own, after
-   * the ones before it, with its own change number; one that fails is rolled back to its
+   * next one together, at most GROUP_LIMIT of them, one after another, each with its own change
+   * number. Every one after the first runs in a savepoint: one that fails is rolled back to its
    * savepoint alone (and gets its error), one that wrote nothing too. Every write of a group is
    * answered after the group's COMMIT: when the commit fails, all of them fail, and none was
    * reported written. A commit, with the pages the writes share (indexes, counts, the change
