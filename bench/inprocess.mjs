@@ -7,7 +7,7 @@
 import { createCalendar } from '@evcal/core';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BENCH_NOW_MS, benchParams, ids } from './lib/dataset.mjs';
+import { BENCH_NOW_MS, benchEvents, benchParams } from './lib/dataset.mjs';
 import { fmtMs, sample } from './lib/measure.mjs';
 import { OPENERS } from './lib/stores.mjs';
 
@@ -32,7 +32,6 @@ const calendar = createCalendar({ storage: opened.storage, timezone: 'UTC', now:
 const cold = createCalendar({ storage: opened.storage, timezone: 'UTC', now: () => BENCH_NOW_MS, renderCache: 0 });
 const admin = { principal: { id: 1, role: 'administrator' } };
 const p = benchParams(n);
-const shape = ids(n);
 
 // Published event ids to read and update: from pages spread over the default list.
 const readable = [];
@@ -43,19 +42,7 @@ for (const page of [1, 7, 23, 61, 150]) {
 if (readable.length === 0) throw new Error('no readable events');
 
 let created = 0;
-const newEvent = (i) => ({
-  title: `Benchmark Night ${process.pid} ${i}`,
-  description: '<p>A benchmark event with a description of realistic length: live music, guests, food and drinks.</p>',
-  start_date: `2031-0${1 + (i % 9)}-1${i % 10} 20:00:00`,
-  end_date: `2031-0${1 + (i % 9)}-1${i % 10} 23:00:00`,
-  timezone: 'Europe/Rome',
-  status: 'publish',
-  cost: '€15',
-  categories: [1 + (i % shape.categories)],
-  tags: [shape.firstTag + (i % 20)],
-  venue: shape.firstVenue + (i % shape.venues),
-  organizer: [shape.firstOrganizer + (i % shape.organizers)],
-});
+const newEvent = benchEvents(n);
 
 const LISTS = {
   'list-default': {},

@@ -107,6 +107,27 @@ export function ids(n) {
   };
 }
 
+/**
+ * The events the create benchmarks write, by number: an administrator's, published, with a
+ * venue, an organizer, a category and a tag of a calendar of N events, dates in 2031.
+ */
+export function benchEvents(n) {
+  const s = ids(n);
+  return (i) => ({
+    title: `Benchmark Night ${process.pid} ${i}`,
+    description: '<p>A benchmark event with a description of realistic length: live music, guests, food and drinks.</p>',
+    start_date: `2031-0${1 + (i % 9)}-1${i % 10} 20:00:00`,
+    end_date: `2031-0${1 + (i % 9)}-1${i % 10} 23:00:00`,
+    timezone: 'Europe/Rome',
+    status: 'publish',
+    cost: '€15',
+    categories: [1 + (i % s.categories)],
+    tags: [s.firstTag + (i % 20)],
+    venue: s.firstVenue + (i % s.venues),
+    organizer: [s.firstOrganizer + (i % s.organizers)],
+  });
+}
+
 const pad = (x, w = 2) => String(x).padStart(w, '0');
 const wall = (ms) => {
   const d = new Date(ms);

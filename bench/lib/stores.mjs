@@ -189,10 +189,11 @@ export async function sqliteFile(n, log) {
 
 export async function openSqlite(n, log) {
   const { file, dispose } = await sqliteFile(n, log);
-  // As `evcal serve --storage sqlite:<file>` opens it.
+  // As `evcal serve --storage sqlite:<file>` opens it (EVCAL_BENCH_CHECKPOINT: other WAL checkpoint intervals).
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`wal_autocheckpoint = ${process.env.EVCAL_BENCH_CHECKPOINT ?? 10_000}`);
   const db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
   const storage = createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true });

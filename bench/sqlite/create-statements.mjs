@@ -5,26 +5,20 @@ import { createCalendar } from '@evcal/core';
 import { createSqlStorage, withStatementCache, loadBetterSqlite3 } from '@evcal/sql';
 import { Kysely, SqliteDialect } from 'kysely';
 import { copyFileSync, rmSync } from 'node:fs';
-import { BENCH_NOW_MS, ids } from '../lib/dataset.mjs';
+import { BENCH_NOW_MS, benchEvents } from '../lib/dataset.mjs';
 const Database = await loadBetterSqlite3();
 const [src, n] = [process.argv[2], Number(process.argv[3])];
 const f = '/tmp/create-trace3.db'; for (const x of [f, f + '-wal', f + '-shm']) rmSync(x, { force: true });
 copyFileSync(src, f);
 const sqlite = new Database(f); sqlite.pragma('journal_mode = WAL'); sqlite.pragma('synchronous = NORMAL');
 if (process.env.CKPT) sqlite.pragma(`wal_autocheckpoint = ${process.env.CKPT}`);
+if (process.env.CACHE) sqlite.pragma(`cache_size = ${process.env.CACHE}`);
 const log = [];
 const db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: (e) => log.push(e) });
 const storage = createSqlStorage({ db, dialect: 'sqlite' });
 const calendar = createCalendar({ storage, timezone: 'UTC', now: () => BENCH_NOW_MS });
 const admin = { principal: { id: 1, role: 'administrator' } };
-const shape = ids(n);
-const newEvent = (i) => ({
-  title: `Benchmark Night ${process.pid} ${i}`,
-  description: '<p>A benchmark event with a description of realistic length: live music, guests, food and drinks.</p>',
-  start_date: `2031-0${1 + (i % 9)}-1${i % 10} 20:00:00`, end_date: `2031-0${1 + (i % 9)}-1${i % 10} 23:00:00`,
-  timezone: 'Europe/Rome', status: 'publish', cost: '€15', categories: [1 + (i % shape.categories)], tags: [shape.firstTag + (i % 20)],
-  venue: shape.firstVenue + (i % shape.venues), organizer: [shape.firstOrganizer + (i % shape.organizers)],
-});
+const newEvent = benchEvents(n);
 for (let i = 0; i < 200; i++) await calendar.events.create(newEvent(i), admin);
 const N = Number(process.env.N ?? 2000); log.length = 0; const c0 = process.cpuUsage(); const t0 = performance.now();
 const times = [];

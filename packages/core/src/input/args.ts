@@ -82,33 +82,34 @@ export function arg<TOut, TIn>(spec: ArgSpec<TOut, TIn>): ArgSpec<TOut, TIn> {
 export async function parseArgs<S extends ArgSpecs>(
   specs: S, raw: Readonly<Record<string, unknown>>, ctx: ArgContext,
 ): Promise<{ values: ArgValues<S>; sent: ReadonlySet<string> }> {
-  const present: Record<string, unknown> = {};
+  const { entries, required } = declared(specs);
+  // The present arguments, in declaration order.
+  const present: [name: string, spec: ArgSpec, value: unknown][] = [];
   const sent = new Set<string>();
-  for (const [name, spec] of Object.entries(specs)) {
+  for (const [name, spec] of entries) {
     const value = raw[name];
     if (value !== undefined && value !== null) {
-      present[name] = value;
+      present.push([name, spec, value]);
       sent.add(name);
     } else if (spec.default !== undefined) {
-      present[name] = typeof spec.default === 'function' ? (spec.default as (c: ArgContext) => unknown)(ctx) : spec.default;
+      present.push([name, spec, typeof spec.default === 'function' ? (spec.default as (c: ArgContext) => unknown)(ctx) : spec.default]);
     }
   }
 
-  const missing = Object.entries(specs).filter(([name, spec]) => spec.required && present[name] === undefined).map(([n]) => n);
+  const missing = required.filter((name) => !present.some(([n, , value]) => n === name && value !== undefined));
   if (missing.length > 0) {
     throw new CalendarError('missing_params', msg('Missing parameter(s): {params}', { params: missing.join(', ') }), { details: { params: missing } });
   }
 
   const values: Record<string, unknown> = {};
   const failures: ParamFailure[] = [];
-  for (const [name, spec] of Object.entries(specs)) {
-    if (!(name in present)) continue;
+  for (const [name, spec, value] of present) {
     // No text may carry a NUL character (databases cannot store it, and no legitimate value has one).
-    if (containsNul(present[name])) {
+    if (containsNul(value)) {
       failures.push({ param: name, message: INVALID_PARAMETER });
       continue;
     }
-    const result = v.safeParse(spec.schema, present[name]);
+    const result = v.safeParse(spec.schema, value);
     if (!result.success) {
       failures.push(spec.type
         ? { param: name, message: msg('{param} is not of type {type}.', { param: name, type: spec.type }), code: 'rest_invalid_type' }
@@ -126,6 +127,19 @@ export async function parseArgs<S extends ArgSpecs>(
   }
   if (failures.length > 0) throw invalidParams(failures);
   return { values: values as ArgValues<S>, sent };
+}
+
+/** Each declaration's entries and required names, listed once (an operation declares up to 50). */
+const declarations = new WeakMap<ArgSpecs, { entries: [string, ArgSpec][]; required: string[] }>();
+
+function declared(specs: ArgSpecs): { entries: [string, ArgSpec][]; required: string[] } {
+  let found = declarations.get(specs);
+  if (!found) {
+    const entries = Object.entries(specs) as [string, ArgSpec][];
+    found = { entries, required: entries.filter(([, spec]) => spec.required).map(([name]) => name) };
+    declarations.set(specs, found);
+  }
+  return found;
 }
 
 function containsNul(value: unknown, depth = 0): boolean {

@@ -46,8 +46,22 @@ export function parsePhpTime(value: unknown, options: ParseTimeOptions): ParsedT
   if (typeof now !== 'number' || !Number.isFinite(now)) throw new TypeError('parsePhpTime: `now` is not a valid instant');
   let state: State | undefined;
   if (typeof value === 'number') state = Number.isFinite(value) ? timestampState(value) : undefined;
-  else if (typeof value === 'string') state = parseText(value);
+  else if (typeof value === 'string') state = recentText(value);
   return state && evaluate(state, now, zone);
+}
+
+// A write reads each of its dates twice, in validation (is it a time?) and in the operation
+// (in the event's zone): the scan of the last few texts is kept, since it depends on the text
+// alone (`evaluate` only reads a state). Scanning a date costs about 10 µs.
+const RECENT_TEXTS = 16;
+const recentStates = new Map<string, State | undefined>();
+
+function recentText(text: string): State | undefined {
+  if (recentStates.has(text)) return recentStates.get(text);
+  const state = parseText(text);
+  if (recentStates.size >= RECENT_TEXTS) recentStates.delete(recentStates.keys().next().value!);
+  recentStates.set(text, state);
+  return state;
 }
 
 // ---- parse state ----

@@ -68,6 +68,22 @@ export function instantToWall(epochMs: number, zone: Zone): WallClock {
 export function zoneAbbreviation(zone: Zone, epochMs: number): string {
   if (isUtcName(zone.name)) return 'UTC';
   if (zone.fixed) return zone.name;
+  // Abbreviations change at the zone's transitions, as offsets do: cached by quarter hour too
+  // (formatting one through Intl costs about 10 µs a locale, several locales a zone).
+  const key = epochMs >= 0 ? `${zone.name}|${Math.floor(epochMs / QUARTER_HOUR)}` : undefined;
+  const cached = key === undefined ? undefined : abbreviationCache.get(key);
+  if (cached !== undefined) return cached;
+  const abbreviation = icuAbbreviation(zone, epochMs);
+  if (key !== undefined) {
+    if (abbreviationCache.size > 50_000) abbreviationCache.clear();
+    abbreviationCache.set(key, abbreviation);
+  }
+  return abbreviation;
+}
+
+const abbreviationCache = new Map<string, string>();
+
+function icuAbbreviation(zone: Zone, epochMs: number): string {
   for (const locale of ABBREVIATION_LOCALES) {
     const name = shortName(zone.name, locale, epochMs);
     if (name && !/^(GMT|UTC)([+-−]|$)/.test(name)) return name;
