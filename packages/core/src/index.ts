@@ -40,7 +40,7 @@ export { TOKEN_KINDS, userNameKey } from './model/accounts';
 export type { TokenKind, TokenRecord, UserRecord } from './model/accounts';
 
 // Validators (ETags) and preconditions (If-Match) of the representations.
-export { validatorOf } from './operations/validators';
+export { jsonTextOf, validatorOf } from './operations/validators';
 export type { Preconditions, Validated } from './operations/validators';
 
 // iCalendar: feeds (`calendar.events.feed`) and import.

@@ -3,7 +3,7 @@
 // (body, query, path), then the core operation, which runs defaults, the required check,
 // validation, the permission check and the handler in that order.
 import {
-  CalendarError, isCalendarError, msg, validatorOf, type Calendar, type CallContext, type Principal,
+  CalendarError, isCalendarError, jsonTextOf, msg, validatorOf, type Calendar, type CallContext, type Principal,
 } from '@evcal/core';
 import { sharedArgs } from '@evcal/core/binding';
 import type { Authenticate } from './auth';
@@ -220,7 +220,10 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
           const location = action.kind !== 'create' ? undefined
             : action.location === 'self' ? selfUrl(body)
             : action.location === 'id' ? idUrl(`${apiRoot}${match.route.path}`, body) : undefined;
-          return send(match.route.status, body, { ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(reading ? caching : {}) });
+          const headers = { ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(reading ? caching : {}) };
+          // A representation parsed from a kept text (an event read again) is sent as that text.
+          const text = jsonTextOf(body);
+          return text ? sendJson(match.route.status, () => [text], () => body, headers) : send(match.route.status, body, headers);
         }
       }
     } catch (error) {

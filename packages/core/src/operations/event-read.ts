@@ -11,7 +11,7 @@ import type { CalendarConfig } from './config';
 import { createPlanCache, type PlanCache } from './plan-cache';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
-import { renderEvent, renderEventsJson } from './event-render';
+import { readEvent, renderEventsJson } from './event-render';
 import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
 import { queryReach } from '../recurrence/horizon';
@@ -128,7 +128,7 @@ async function readable(call: Call, event: EventRecord, unlock: { password?: str
   assertReadable(call, event, unlock);
   // JSON-LD is left out for protected events, and for unpublished ones read anonymously ("json_ld (single GET only)").
   const jsonLd = event.password === '' && (event.status === 'publish' || call.principal !== undefined);
-  return renderEvent(call, event, { ...unlock, jsonLd, single: true });
+  return readEvent(call, event, { ...unlock, jsonLd, single: true });
 }
 
 /** The storage query of a list request (also the events of its iCalendar feed). */

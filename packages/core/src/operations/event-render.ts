@@ -6,7 +6,7 @@ import { eventJson, relatedIds, type EventJson, type Related } from '../represen
 import type { ArgMemo, MemoRecords } from '../input/args';
 import type { Call } from './call';
 import { isUnlocked, type Unlock } from './post-access';
-import { eventValidator, withValidator, type Validated } from './validators';
+import { eventValidator, withJsonText, withValidator, type Validated } from './validators';
 
 export async function loadRelated(call: Call, events: readonly EventRecord[]): Promise<Related> {
   const ids = relatedIds(events);
@@ -77,12 +77,29 @@ export async function renderEvents(call: Call, events: readonly EventRecord[], o
  */
 export async function renderEventsJson(call: Call, events: readonly EventRecord[], options: RenderOptions = {}): Promise<Uint8Array[]> {
   const related = await loadRelated(call, events);
-  const view = `${options.single ? 's' : 'l'}${options.jsonLd ? 'j' : ''} ${call.links.siteUrl} ${call.links.apiRoot}`;
-  return events.map((event) => call.config.renderCache.json(
-    `${view} ${eventValidator(event, related)} ${seenBy(call, event, related, options)}`,
-    () => renderWith(call, event, related, options),
-  ));
+  return events.map((event) => cachedJson(call, event, related, options, eventValidator(event, related)));
 }
+
+/** An event's JSON text from the render cache, rendered when it holds none for this state and view. */
+function cachedJson(call: Call, event: EventRecord, related: Related, options: RenderOptions, validator: string): Uint8Array {
+  const view = `${options.single ? 's' : 'l'}${options.jsonLd ? 'j' : ''} ${call.links.siteUrl} ${call.links.apiRoot}`;
+  return call.config.renderCache.json(`${view} ${validator} ${seenBy(call, event, related, options)}`, () => renderWith(call, event, related, options));
+}
+
+/**
+ * A single read of an event: its text rendered once per state and view (render-cache.ts), and
+ * the object parsed from it, carrying it (`jsonTextOf`), so a binding sends the text as it is.
+ * Parsing the kept text costs a fraction of rendering and serialising the event again.
+ */
+export async function readEvent(call: Call, event: EventRecord, options: RenderOptions): Promise<Validated<EventJson>> {
+  if (!call.config.renderCache.keeps) return renderEvent(call, event, options);
+  const related = await loadRelated(call, [event]);
+  const validator = eventValidator(event, related);
+  const text = cachedJson(call, event, related, options, validator);
+  return withValidator(withJsonText(JSON.parse(utf8.decode(text)) as EventJson, text), validator);
+}
+
+const utf8 = new TextDecoder();
 
 /** Renders one event (single reads, and the answers of writes), with its validator. */
 export async function renderEvent(call: Call, event: EventRecord, options: RenderOptions = {}, loaded?: Related): Promise<Validated<EventJson>> {

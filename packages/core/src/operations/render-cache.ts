@@ -9,6 +9,8 @@
 export interface RenderCache {
   /** The JSON text kept for `key` as UTF-8 bytes, rendering and keeping it when there is none. */
   json(key: string, render: () => unknown): Uint8Array;
+  /** Whether it keeps anything (false when made with 0 entries). */
+  readonly keeps: boolean;
   /** How many texts are kept. */
   readonly size: number;
 }
@@ -40,5 +42,6 @@ export function createRenderCache(entries: number): RenderCache {
     get size() {
       return kept.size;
     },
+    keeps: entries > 0,
   };
 }

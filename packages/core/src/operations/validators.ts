@@ -25,6 +25,25 @@ export interface Preconditions {
   readonly ifNoneMatch?: '*' | readonly string[];
 }
 
+/** The key under which a representation read from the render cache carries its JSON text (not enumerable). */
+const JSON_TEXT = Symbol.for('evcal.jsonText');
+
+/**
+ * The JSON text (UTF-8) a representation was parsed from, if it was: what a binding may send
+ * as it is instead of serialising the object again. Only for a representation as an
+ * operation returned it (a changed object no longer matches its text).
+ */
+export function jsonTextOf(representation: object): Uint8Array | undefined {
+  const text: unknown = Reflect.get(representation, JSON_TEXT);
+  return text instanceof Uint8Array ? text : undefined;
+}
+
+/** `body` carrying the JSON text it was parsed from (a hidden property, as the validator). */
+export function withJsonText<T extends object>(body: T, text: Uint8Array): T {
+  Object.defineProperty(body, JSON_TEXT, { value: text, enumerable: false });
+  return body;
+}
+
 /** The validator an operation's result carries, if any. */
 export function validatorOf(representation: object): string | undefined {
   const validator: unknown = Reflect.get(representation, VALIDATOR);

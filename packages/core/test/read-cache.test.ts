@@ -1,0 +1,79 @@
+// A single read of an event is rendered once per state and view (event-render.ts `readEvent`):
+// read again, it is parsed from the kept text, which it carries for bindings to send as it is.
+// Whatever is kept, each caller gets an object of its own, equal to a fresh rendering, and a
+// change to the event or to what it embeds, or another view of it, is rendered anew.
+import { describe, expect, it } from 'vitest';
+import { createCalendar, jsonTextOf, validatorOf, type Calendar, type Principal } from '@evcal/core';
+import { createMemoryStorage } from '@evcal/memory';
+
+const NOW = Date.parse('2026-11-22T06:30:00Z');
+const ADMIN: Principal = { id: 1, role: 'administrator' };
+const EVENT: Parameters<Calendar['events']['create']>[0] = {
+  title: 'Gig', description: '<p>Live <b>music</b></p>', start_date: '2027-01-02 20:00:00', end_date: '2027-01-02 23:00:00',
+  status: 'publish', venue: { venue: 'Hall', city: 'Rome' }, organizer: [{ organizer: 'Ada' }], categories: ['Music'], tags: ['Free'],
+};
+
+async function calendarWith(renderCache?: number): Promise<{ calendar: Calendar; id: number; venue: number }> {
+  const calendar = createCalendar({ storage: createMemoryStorage(), now: () => NOW, ...(renderCache === undefined ? {} : { renderCache }) });
+  const created = await calendar.events.create(EVENT, { principal: ADMIN });
+  return { calendar, id: created.id as number, venue: (created.venue as { id: number }).id };
+}
+
+describe('a single event read', () => {
+  it('read again is equal to a fresh rendering, carries its text, and is an object of its own', async () => {
+    const { calendar, id } = await calendarWith();
+    const { calendar: uncached } = await calendarWith(0);
+    const fresh = await uncached.events.get({ id });
+    const first = await calendar.events.get({ id });
+    const again = await calendar.events.get({ id });
+    expect(first).toEqual(fresh);
+    expect(again).toEqual(fresh);
+    expect(validatorOf(again)).toBe(validatorOf(fresh));
+    // What a binding sends is the text of exactly this object.
+    expect(new TextDecoder().decode(jsonTextOf(again))).toBe(JSON.stringify(fresh));
+    expect(jsonTextOf(fresh)).toBeUndefined();
+    // A caller that changes its copy changes nobody else's.
+    (first as { title: string }).title = 'Changed by a caller';
+    expect((await calendar.events.get({ id })).title).toBe('Gig');
+    expect(again).not.toBe(first);
+  });
+
+  it('follows changes to the event and to what it embeds', async () => {
+    const { calendar, id, venue } = await calendarWith();
+    const before = await calendar.events.get({ id });
+    await calendar.venues.patch({ id: venue, city: 'Milan' }, { principal: ADMIN });
+    const moved = await calendar.events.get({ id });
+    expect((moved.venue as { city: string }).city).toBe('Milan');
+    expect(validatorOf(moved)).not.toBe(validatorOf(before));
+    await calendar.events.patch({ id, title: 'Renamed' }, { principal: ADMIN });
+    expect((await calendar.events.get({ id })).title).toBe('Renamed');
+  });
+
+  it('is kept per view: a protected event with a draft venue, with and without its password, anonymous and as its editor', async () => {
+    const cached = await calendarWith();
+    const uncached = await calendarWith(0);
+    const views: Array<[Record<string, unknown>, Principal | undefined]> = [
+      [{}, undefined], [{ password: 's3cret' }, undefined], [{ password: 'wrong' }, undefined], [{}, ADMIN], [{ context: 'edit' }, ADMIN],
+    ];
+    const read = async ({ calendar, id }: { calendar: Calendar; id: number }, input: Record<string, unknown>, principal: Principal | undefined) => {
+      try {
+        const body = await calendar.events.get({ id, ...input }, principal ? { principal } : {});
+        return { body, validator: validatorOf(body) };
+      } catch (error) {
+        return { error: (error as { code?: string }).code };
+      }
+    };
+    // The event is protected, and its venue a draft: anonymous readers do not see the venue.
+    for (const t of [cached, uncached]) {
+      await t.calendar.events.patch({ id: t.id, password: 's3cret' }, { principal: ADMIN });
+      await t.calendar.venues.patch({ id: t.venue, status: 'draft' }, { principal: ADMIN });
+    }
+    // Twice over, in the same order: each view kept apart from the others.
+    for (const round of [1, 2]) {
+      for (const [input, principal] of views) {
+        expect(await read(cached, input, principal), `round ${round}: ${JSON.stringify(input)} ${principal ? 'admin' : 'anonymous'}`)
+          .toEqual(await read(uncached, input, principal));
+      }
+    }
+  });
+});
