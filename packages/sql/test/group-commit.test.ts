@@ -32,6 +32,11 @@ const insert = (o: Pick<OpenedDatabase, 'storage'>, id: number) => o.storage.tra
 });
 
 const settled = (promises: Promise<unknown>[]) => Promise.allSettled(promises);
+/** A write that inserts event 13 and then fails. */
+const failing = (o: Pick<OpenedDatabase, 'storage'>) => o.storage.transaction(async (tx) => {
+  await tx.events.insert(eventRecord(13));
+  throw new Error('refused after writing');
+});
 
 describe('SQLite group commit', () => {
   it('commits writes that queued together in one transaction, each with its own change number', async () => {
@@ -53,11 +58,7 @@ describe('SQLite group commit', () => {
     await insert(o, 1);
     const before = await o.storage.lastChange();
     o.queries.length = 0;
-    const failing = () => o.storage.transaction(async (tx) => {
-      await tx.events.insert(eventRecord(13));
-      throw new Error('refused after writing');
-    });
-    const results = await settled([insert(o, 2), failing(), insert(o, 3), insert(o, 4)]);
+    const results = await settled([insert(o, 2), failing(o), insert(o, 3), insert(o, 4)]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('refused after writing'));
     // One transaction for all four; the failing write's change number went to the next one.
@@ -76,11 +77,7 @@ describe('SQLite group commit', () => {
     await insert(o, 1);
     const before = await o.storage.lastChange();
     o.queries.length = 0;
-    const failing = () => o.storage.transaction(async (tx) => {
-      await tx.events.insert(eventRecord(13));
-      throw new Error('refused after writing');
-    });
-    const results = await settled([failing(), insert(o, 2), insert(o, 3)]);
+    const results = await settled([failing(o), insert(o, 2), insert(o, 3)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
     expect(results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))).toEqual([before + 1, before + 2]);
     expect(o.queries.filter((q) => /^(commit|rollback)$/i.test(q))).toEqual(['rollback', 'commit']);

@@ -70,15 +70,7 @@ export function zoneAbbreviation(zone: Zone, epochMs: number): string {
   if (zone.fixed) return zone.name;
   // Abbreviations change at the zone's transitions, as offsets do: cached by quarter hour too
   // (formatting one through Intl costs about 10 µs a locale, several locales a zone).
-  const key = epochMs >= 0 ? `${zone.name}|${Math.floor(epochMs / QUARTER_HOUR)}` : undefined;
-  const cached = key === undefined ? undefined : abbreviationCache.get(key);
-  if (cached !== undefined) return cached;
-  const abbreviation = icuAbbreviation(zone, epochMs);
-  if (key !== undefined) {
-    if (abbreviationCache.size > 50_000) abbreviationCache.clear();
-    abbreviationCache.set(key, abbreviation);
-  }
-  return abbreviation;
+  return byQuarterHour(abbreviationCache, zone.name, epochMs, () => icuAbbreviation(zone, epochMs));
 }
 
 const abbreviationCache = new Map<string, string>();
@@ -165,16 +157,23 @@ const QUARTER_HOUR = 900_000;
 const offsetCache = new Map<string, number>();
 
 function ianaOffset(name: string, epochMs: number): number {
-  const bucket = Math.floor(epochMs / QUARTER_HOUR);
-  const key = epochMs >= 0 ? `${name}|${bucket}` : undefined;
-  const cached = key === undefined ? undefined : offsetCache.get(key);
+  return byQuarterHour(offsetCache, name, epochMs, () => offsetFromIcu(name, epochMs));
+}
+
+/**
+ * What a zone's `compute` gives at an instant, kept per zone and quarter hour (no zone changes
+ * offset or abbreviation between two quarter hours); instants before 1970 are not kept.
+ */
+function byQuarterHour<V>(cache: Map<string, V>, name: string, epochMs: number, compute: () => V): V {
+  const key = epochMs >= 0 ? `${name}|${Math.floor(epochMs / QUARTER_HOUR)}` : undefined;
+  const cached = key === undefined ? undefined : cache.get(key);
   if (cached !== undefined) return cached;
-  const minutes = offsetFromIcu(name, epochMs);
+  const value = compute();
   if (key !== undefined) {
-    if (offsetCache.size > 50_000) offsetCache.clear();
-    offsetCache.set(key, minutes);
+    if (cache.size > 50_000) cache.clear();
+    cache.set(key, value);
   }
-  return minutes;
+  return value;
 }
 
 // The offset as ICU gives it through Intl: `longOffset` names are `GMT-05:00`, `GMT+05:45`,
