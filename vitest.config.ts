@@ -5,6 +5,8 @@ import { projects } from './vitest.workspace.ts';
 export default defineConfig({
   test: {
     projects,
+    // Drops the PostgreSQL schemas the tests created, once every project has run.
+    globalSetup: ['./scripts/test-schemas.mjs'],
     // vitest's default is one worker fewer than the cores: on CI's two cores, one, and the 74
     // files ran one after another. Many of them mostly wait (on the `evcal serve` processes
     // they start, on PostgreSQL), so two run side by side on two cores: the CLI project took

@@ -18,6 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startSchemaSweep } from './test-schemas.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const suite = resolve(process.env.EVCAL_CONFORMANCE_DIR ?? join(root, '..', 'shared', 'conformance'));
@@ -52,7 +53,12 @@ if (args.includes('--all-storages') && !process.env.EVCAL_TEST_POSTGRES_URL) {
   console.log('NOTICE: EVCAL_TEST_POSTGRES_URL is not set: the conformance suite does not run on PostgreSQL.');
 }
 let ok = true;
-for (const storage of storages) ok = runSuite(storage) && ok;
+for (const storage of storages) {
+  // On PostgreSQL every server gets a fresh schema (conf_<hex>): dropped once the suite has run.
+  const sweep = /^postgres(ql)?:\/\//.test(storage) ? await startSchemaSweep(storage) : null;
+  ok = runSuite(storage) && ok;
+  if (sweep) console.log(`conformance (${label(storage)}): dropped the ${await sweep()} schemas its servers created`);
+}
 process.exit(ok ? 0 : 1);
 
 /** Runs the suite on one storage; true when the outcome matches the expectations. */
