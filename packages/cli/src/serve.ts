@@ -145,13 +145,15 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     const inFlight = new Set<ServerResponse>();
     let stopping = false;
     const health = healthRoutes({ storage, logger, stopping: () => stopping });
+    // One listener for every response (a response closes once): no closure made per request.
+    function settled(this: ServerResponse): void {
+      inFlight.delete(this);
+      // Its connection, kept alive, is idle now: while stopping, close it too.
+      if (stopping) server?.closeIdleConnections();
+    }
     const listener = withAccessLog((req: IncomingMessage, res: ServerResponse) => {
       inFlight.add(res);
-      res.once('close', () => {
-        inFlight.delete(res);
-        // Its connection, kept alive, is idle now: while stopping, close it too.
-        if (stopping) server?.closeIdleConnections();
-      });
+      res.on('close', settled);
       // A request that arrives on a kept-alive connection while stopping is still served, and its connection closed after.
       if (stopping) res.setHeader('connection', 'close');
       // `/`, `/docs` and their files are the pages (src/web); everything else is the API.

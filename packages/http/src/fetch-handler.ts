@@ -106,8 +106,10 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   // Lists answered lately: asked again with their ETag, answered 304 from the validator alone.
   const unchanged = unchangedLists(calendar, options);
 
+  const siteOf = (request: HandlerRequest) => (typeof options.siteUrl === 'function' ? options.siteUrl(request) : options.siteUrl);
+
   return fetchHandlerOf(async function handle(request: HandlerRequest): Promise<WireResponse> {
-    const site = typeof options.siteUrl === 'function' ? options.siteUrl(request) : options.siteUrl;
+    const site = siteOf(request);
     const answered = unchanged?.answer(request, site);
     if (answered !== undefined) {
       const notModified = await answered;
@@ -236,7 +238,14 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       onError(error, request);
       return send(500, internalError(t));
     }
-  });
+  }, unchanged && ((request) => {
+    try {
+      return unchanged.answerNow(request, siteOf(request));
+    } catch {
+      // Whatever failed fails again the whole way, which reports it.
+      return undefined;
+    }
+  }));
 }
 
 // ---- helpers ----

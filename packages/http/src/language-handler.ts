@@ -2,6 +2,7 @@
 // `<basePath>/<language>`, and the default language also at `<basePath>` itself.
 import type { Calendar } from '@evcal/core';
 import { createFetchHandler, type FetchHandlerOptions } from './fetch-handler';
+import type { HandlerRequest } from './handler-request';
 import type { Catalogue } from './i18n/translator';
 import { fetchHandlerOf, type EvcalHandler } from './wire-response';
 
@@ -34,9 +35,9 @@ export function createLanguageHandler(calendar: Calendar, options: LanguageHandl
     const segment = `${basePath}/${tagOf(locale).toLowerCase()}`;
     return { segment, handler: createFetchHandler(calendar, { ...rest, basePath: segment, locale }) };
   });
-  return fetchHandlerOf((request) => {
+  const handlerOf = (request: HandlerRequest) => {
     const path = new URL(request.url).pathname.toLowerCase();
-    const hit = prefixed.find(({ segment }) => path === segment || path.startsWith(`${segment}/`));
-    return (hit?.handler ?? fallback).handle(request);
-  });
+    return prefixed.find(({ segment }) => path === segment || path.startsWith(`${segment}/`))?.handler ?? fallback;
+  };
+  return fetchHandlerOf((request) => handlerOf(request).handle(request), (request) => handlerOf(request).answerNow?.(request));
 }

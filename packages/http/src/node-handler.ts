@@ -35,11 +35,19 @@ export interface NodeHandlerOptions {
  */
 export function toNodeHandler(handler: FetchHandler | EvcalHandler, options: NodeHandlerOptions = {}): NodeHandler {
   const handle = 'handle' in handler ? handler.handle : undefined;
+  const answerNow = 'answerNow' in handler ? handler.answerNow : undefined;
   const extra = options.headers;
   return (req, res, next) => {
     const request = new NodeRequest(req, res, options);
-    const served = handle
-      ? handle(request).then((w) => writeWire(w, res, extra?.(req)))
+    // An answer the handler has at once (a 304 for an unchanged list) is written in this turn.
+    const now = answerNow?.(request);
+    if (now?.body === null) {
+      res.writeHead(now.status, extra === undefined ? now.headers : withHeaders(now.headers, extra(req) ?? {}));
+      res.end();
+      return;
+    }
+    const served = now !== undefined ? writeWire(now, res, extra?.(req))
+      : handle ? handle(request).then((w) => writeWire(w, res, extra?.(req)))
       : handler(webRequest(request)).then((response) => writeResponse(response, res, extra?.(req)));
     served
       .then(() => {

@@ -26,34 +26,49 @@ interface Remembered {
 export interface UnchangedLists {
   /**
    * The 304 for a request that asks again, with its ETag, for a list remembered here and not
-   * changed since; undefined when the request must go the whole way.
+   * changed since, when the storage tells at once (Calendar.listUnchangedNow); undefined when
+   * it cannot, or the request must go the whole way.
    */
+  answerNow(request: HandlerRequest, site: string | undefined): WireResponse | undefined;
+  /** `answerNow`, waiting for the storage where it must; undefined when the request must go the whole way. */
   answer(request: HandlerRequest, site: string | undefined): Promise<WireResponse | undefined> | undefined;
   /** Remembers the 304 the whole way gave (or would give) a request for a list planned at `stable`. */
   remember(request: HandlerRequest, site: string | undefined, notModified: WireResponse, stable: ListStability): void;
 }
 
 export function unchangedLists(
-  calendar: Pick<Calendar, 'listUnchanged'>, options: { readonly authenticate?: Authenticate; readonly rateLimit?: unknown }, limit = 1024,
+  calendar: Pick<Calendar, 'listUnchanged' | 'listUnchangedNow'>, options: { readonly authenticate?: Authenticate; readonly rateLimit?: unknown }, limit = 1024,
 ): UnchangedLists | undefined {
   if (options.rateLimit !== undefined || !isAnonymousWithoutAuthorization(options.authenticate)) return undefined;
   const kept = new Map<string, Remembered>();
 
+  /** The remembered list the request asks for again with its ETag, and its key. */
+  const find = (request: HandlerRequest, site: string | undefined): [string, Remembered] | undefined => {
+    if (kept.size === 0) return undefined;
+    const key = keyOf(request, site);
+    const found = key === undefined ? undefined : kept.get(key);
+    if (found === undefined) return undefined;
+    const tags = parseEntityTags(request.headers.get('if-none-match'));
+    return tags === undefined || noneMatch(tags, found.etag) ? undefined : [key!, found];
+  };
+  /** The remembered 304 if still unchanged; a changed list is forgotten (the whole way remembers it again). */
+  const settle = ([key, found]: [string, Remembered], unchanged: boolean): WireResponse | undefined => {
+    if (unchanged) return found.response;
+    if (kept.get(key) === found) kept.delete(key);
+    return undefined;
+  };
+
   return {
+    answerNow(request, site) {
+      const hit = find(request, site);
+      if (hit === undefined) return undefined;
+      const unchanged = calendar.listUnchangedNow(hit[1].stable);
+      return unchanged === undefined ? undefined : settle(hit, unchanged);
+    },
+
     answer(request, site) {
-      if (kept.size === 0) return undefined;
-      const key = keyOf(request, site);
-      const found = key === undefined ? undefined : kept.get(key);
-      if (found === undefined) return undefined;
-      const tags = parseEntityTags(request.headers.get('if-none-match'));
-      if (tags === undefined || noneMatch(tags, found.etag)) return undefined;
-      return calendar.listUnchanged(found.stable).then((unchanged) => {
-        if (!unchanged) {
-          if (kept.get(key!) === found) kept.delete(key!);
-          return undefined;
-        }
-        return found.response;
-      });
+      const hit = find(request, site);
+      return hit === undefined ? undefined : calendar.listUnchanged(hit[1].stable).then((unchanged) => settle(hit, unchanged));
     },
 
     remember(request, site, notModified, stable) {

@@ -28,12 +28,18 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 export interface EvcalHandler extends FetchHandler {
   /** The same handler, for any request-like value, answering in wire form (no web Response). */
   readonly handle: WireHandler;
+  /**
+   * The answer when the handler has it at once, without waiting on anything (a 304 for a list
+   * unchanged since it was last answered), else undefined: then `handle` answers. Bridges that
+   * write to their transport synchronously (toNodeHandler) ask it first.
+   */
+  readonly answerNow?: (request: HandlerRequest) => WireResponse | undefined;
 }
 
 /** The fetch handler over a handler: its answers as web Responses. */
-export function fetchHandlerOf(handle: WireHandler): EvcalHandler {
-  const fetch = async (request: Request) => toResponse(await handle(request));
-  return Object.assign(fetch, { handle });
+export function fetchHandlerOf(handle: WireHandler, answerNow?: (request: HandlerRequest) => WireResponse | undefined): EvcalHandler {
+  const fetch = async (request: Request) => toResponse(answerNow?.(request) ?? await handle(request));
+  return Object.assign(fetch, answerNow ? { handle, answerNow } : { handle });
 }
 
 /** A web Response of an answer. */

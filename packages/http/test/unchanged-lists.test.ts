@@ -3,9 +3,12 @@
 // way would give: nothing written, the same day, no scheduled post come due, no credentials,
 // the same Origin and Accept, no rate limit to count the request, and an `authenticate` that
 // takes requests without an Authorization header as anonymous.
-import { describe, expect, it } from 'vitest';
-import { createCalendar, type Principal } from '@evcal/core';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { createCalendar, type Principal, type Storage } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
+import { toNodeHandler } from '@evcal/http/node';
 import {
   anonymousWithoutAuthorization, bearerTokens, createFetchHandler, type Authenticate, type FetchHandlerOptions, type HandlerRequest,
 } from '@evcal/http';
@@ -145,5 +148,54 @@ describe('an unchanged list asked again with its ETag', () => {
     expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
     expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
     expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(429);
+  });
+});
+
+describe('through toNodeHandler', () => {
+  /** A real server over a calendar on `storage`, with a request id header; its address. */
+  async function serve(storage: Storage) {
+    const calendar = createCalendar({ storage, now: () => START });
+    await calendar.importDataset(SEED);
+    const handler = createFetchHandler(calendar, { authenticate: bearerTokens({ 'tok-admin': ADMIN }) });
+    const server = createServer(toNodeHandler(handler, { headers: () => ({ 'x-request-id': 'req-1' }) }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }));
+    const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/events/v1`;
+    return { calendar, get: (path: string, headers: Record<string, string> = {}) => fetch(`${root}${path}`, { headers }) };
+  }
+
+  it('answers 304 in the turn the request arrived in where the storage reads its counter at once', async () => {
+    const storage = createMemoryStorage();
+    expect(storage.changeNow).toBeTypeOf('function');
+    const t = await serve(storage);
+    const etag = (await t.get('/events')).headers.get('etag')!;
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
+    const lastChange = vi.spyOn(storage, 'lastChange');
+    const quick = await t.get('/events', { 'if-none-match': etag });
+    expect(quick.status).toBe(304);
+    expect(quick.headers.get('etag')).toBe(etag);
+    expect(quick.headers.get('x-request-id')).toBe('req-1');
+    // Nothing waited for: not even one asynchronous read of the counter.
+    expect(lastChange).not.toHaveBeenCalled();
+    await t.calendar.events.create({ title: 'New', start_date: '2027-01-05 10:00:00', end_date: '2027-01-05 11:00:00', status: 'publish' }, { principal: ADMIN });
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(200);
+  });
+
+  it('waits for the counter where the storage cannot read it at once, with the same answers', async () => {
+    const { changeNow, ...storage } = createMemoryStorage();
+    expect(changeNow).toBeTypeOf('function');
+    const t = await serve(storage);
+    const etag = (await t.get('/events')).headers.get('etag')!;
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
+    const lastChange = vi.spyOn(storage, 'lastChange');
+    const answer = await t.get('/events', { 'if-none-match': etag });
+    expect(answer.status).toBe(304);
+    expect(answer.headers.get('x-request-id')).toBe('req-1');
+    expect(lastChange).toHaveBeenCalledTimes(1);
+    await t.calendar.events.create({ title: 'New', start_date: '2027-01-05 10:00:00', end_date: '2027-01-05 11:00:00', status: 'publish' }, { principal: ADMIN });
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(200);
   });
 });

@@ -230,6 +230,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         prune: (cutoff) => write(() => changeView.pruneFailed(cutoff), (t) => t.webhooks.prune(cutoff)),
       },
       lastChange: async () => sequences.change,
+      changeNow: () => sequences.change,
       readiness: async () => (closed ? { ready: false, reason: 'unreachable', detail: 'the storage is closed' } : { ready: true }),
       // A transaction inside a transaction joins it.
       transaction: (fn) => (tx ? fn(self as StorageTransaction) : root.transaction(fn)),

@@ -1,6 +1,6 @@
 // @evcal/sql: evcal storage on SQLite and PostgreSQL through Kysely.
 export { createSqlStorage } from './sql-storage';
-export type { SqlStorageOptions } from './sql-storage';
+export type { SqlStorageOptions, SqliteCounterSource } from './sql-storage';
 export type { SearchIndexerOptions } from './search-index';
 export { migrate, MIGRATIONS, pendingMigrations } from './migrations/index';
 export type { MigrateOptions } from './migrations/index';

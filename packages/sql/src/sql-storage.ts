@@ -42,6 +42,20 @@ export interface SqlStorageOptions {
    * before and after). @default `{ after: 512, quietMs: 250, batch: 2000 }`
    */
   readonly searchMerge?: SearchIndexerOptions;
+  /**
+   * SQLite: the better-sqlite3 database `db` runs on. Given, the storage reads its change
+   * counter on it without waiting whenever no transaction is open on it (`Storage.changeNow`),
+   * so an unchanged list is answered 304 in the turn its request arrived in, without a
+   * query through Kysely (about 5 µs of CPU a request).
+   */
+  readonly sqliteDatabase?: SqliteCounterSource;
+}
+
+/** What the storage uses of a better-sqlite3 database to read its change counter synchronously. */
+export interface SqliteCounterSource {
+  readonly open: boolean;
+  readonly inTransaction: boolean;
+  prepare(sql: string): { pluck(toggle?: boolean): { get(...parameters: unknown[]): unknown } };
 }
 
 export type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
@@ -63,6 +77,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     .where('name', '=', 'change').returning('value').compile();
 
   const readChange = () => guard(async () => Number((await root.executeQuery(LAST_CHANGE)).rows[0]!.value));
+  const changeNow = options.dialect === 'sqlite' && options.sqliteDatabase ? sqliteChangeNow(options.sqliteDatabase, LAST_CHANGE) : undefined;
   /**
    * The change counter for every caller that asks in the same turn of the event loop, read
    * once, after all of them asked (on PostgreSQL a read is a round trip, and concurrent
@@ -109,6 +124,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
         peek: (kind) => guard(async () => Number((await db.selectFrom('evcal_sequences').select('value').where('name', '=', kind).executeTakeFirstOrThrow()).value)),
       },
       lastChange: tx ? () => guard(async () => Number((await db.executeQuery(LAST_CHANGE)).rows[0]!.value)) : sharedRead,
+      ...(changeNow && !tx ? { changeNow } : {}),
       readiness: () => sqlReadiness(options.db, options.schema),
       // A transaction inside a transaction joins it.
       transaction: (fn) => (tx ? fn(self as StorageTransaction) : transaction((t, state) => fn(over(t, state) as StorageTransaction))),
@@ -557,3 +573,24 @@ function paged<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q
 }
 
 /** Runs a storage call, turning driver errors into core errors (no SQL reaches a client). */
+
+/**
+ * The change counter read on SQLite's one connection, synchronously, when no transaction is
+ * open on it: a read then sees exactly what is committed (by any process: each read begins a
+ * read transaction of its own on the latest commit). While a transaction is open (Kysely runs
+ * it across turns of the event loop) a read would see its uncommitted writes: undefined then,
+ * and the caller waits for `lastChange()`.
+ */
+function sqliteChangeNow(database: SqliteCounterSource, query: CompiledQuery): () => number | undefined {
+  let statement: ReturnType<ReturnType<SqliteCounterSource['prepare']>['pluck']> | undefined;
+  return () => {
+    if (database.inTransaction || !database.open) return undefined;
+    try {
+      statement ??= database.prepare(query.sql).pluck();
+      return Number(statement.get(...query.parameters));
+    } catch {
+      // A database busy or gone: the caller waits for lastChange(), which reports it.
+      return undefined;
+    }
+  };
+}

@@ -40,7 +40,7 @@ export async function openSqlite(file = join(mkdtempSync(join(tmpdir(), 'evcal-s
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database }), log: log(queries) });
   await migrate(db);
   queries.length = 0;
-  const storage = createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true });
+  const storage = createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true, sqliteDatabase: sqlite });
   return { storage, db, queries, reopen: async () => openSqlite(file, statementCache) };
 }
 

@@ -40,6 +40,33 @@ export function changesGroup(ctx: SuiteContext): void {
       expect(await Promise.all(after)).toEqual([1, 1, 1]);
     });
 
+    it('reads changeNow(), where the storage has it, as the committed counter: never a transaction\'s own before it commits', async (test) => {
+      const s = await ctx.fresh();
+      if (s.changeNow === undefined) return test.skip('this storage reads its counter only by lastChange()');
+      const now = () => s.changeNow!();
+      expect(now()).toBe(0);
+      await s.venues.insert(venueRecord(1));
+      expect(now()).toBe(await s.lastChange());
+      // While a transaction runs: the last committed number, or undefined (cannot tell now).
+      const during: (number | undefined)[] = [];
+      await s.transaction(async (tx) => {
+        await tx.venues.replace(venueRecord(1, { revision: tx.change }));
+        during.push(now());
+        await new Promise((resolve) => setImmediate(resolve));
+        during.push(now());
+      });
+      expect(during).toHaveLength(2);
+      for (const value of during) expect([undefined, 1]).toContain(value);
+      expect(now()).toBe(2);
+      // A transaction that fails leaves it as it was.
+      await expect(s.transaction(async (tx) => {
+        await tx.venues.replace(venueRecord(1, { revision: tx.change }));
+        throw new Error('undone');
+      })).rejects.toThrow('undone');
+      expect(now()).toBe(2);
+      expect(await s.lastChange()).toBe(2);
+    });
+
     it('leaves the counter as it was after a transaction that wrote nothing', async () => {
       const s = await ctx.fresh();
       await s.venues.insert(venueRecord(1));

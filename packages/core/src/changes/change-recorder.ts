@@ -59,6 +59,7 @@ export function recordingStorage(storage: Storage, options: ChangeRecorderOption
     tokens: storage.tokens,
     readiness: () => storage.readiness(),
     lastChange: () => storage.lastChange(),
+    ...(storage.changeNow ? { changeNow: storage.changeNow.bind(storage) } : {}),
     transaction,
     close: () => storage.close(),
   };

@@ -1,7 +1,7 @@
 // createCalendar: the typed operations of the five resources, usable without HTTP.
 import type { EncodedDataset } from '../dataset/codec';
 import { exportDataset, importDataset, type ImportOptions, type ImportSummary } from '../dataset/dataset';
-import { beginCall, listUnchanged, startCall, type CallContext } from './call';
+import { beginCall, listUnchanged, listUnchangedNow, startCall, type CallContext } from './call';
 import { resolveConfig, type CalendarConfig, type CalendarOptions } from './config';
 import { eventFeed, singleEventFeed, type EventFeed, type FeedOptions } from './event-feed';
 import { eventListPlanner, getEvent, getEventBySlug } from './event-read';
@@ -91,6 +91,11 @@ export interface Calendar {
    * counter instead of planning the list again; false whenever in doubt.
    */
   listUnchanged(stable: ListStability): Promise<boolean>;
+  /**
+   * `listUnchanged` answered at once, where the storage can read its change counter without
+   * waiting (`Storage.changeNow`); undefined where it cannot (ask `listUnchanged`).
+   */
+  listUnchangedNow(stable: ListStability): boolean | undefined;
 }
 
 export interface ChangeOperations {
@@ -133,5 +138,6 @@ export function createCalendar(options: CalendarOptions): Calendar {
     on: (_event, listener) => config.changeEvents.on(listener),
     off: (_event, listener) => config.changeEvents.off(listener),
     listUnchanged: (stable) => listUnchanged(config, stable),
+    listUnchangedNow: (stable) => listUnchangedNow(config, stable),
   };
 }

@@ -59,10 +59,21 @@ export function startCall(config: CalendarConfig, ctx?: CallContext): Call | Pro
  * operation waits for it), and no change committed since. False whenever in doubt.
  */
 export async function listUnchanged(config: CalendarConfig, stable: ListStability): Promise<boolean> {
+  return nothingDueSince(config, stable) && (await config.storage.lastChange()) === stable.change;
+}
+
+/** `listUnchanged` without waiting: undefined when the storage cannot read its change counter now (Storage.changeNow). */
+export function listUnchangedNow(config: CalendarConfig, stable: ListStability): boolean | undefined {
+  if (!nothingDueSince(config, stable)) return false;
+  const change = config.storage.changeNow?.();
+  return change === undefined ? undefined : change === stable.change;
+}
+
+/** The same day as `stable`, and nothing due to run first (starting it, as `startCall` does). */
+function nothingDueSince(config: CalendarConfig, stable: ListStability): boolean {
   const now = config.now();
   if (dayOf(now) !== stable.day) return false;
-  if (config.publishDue() !== undefined || config.horizon.lags(now) || config.pruneDue() !== undefined) return false;
-  return (await config.storage.lastChange()) === stable.change;
+  return config.publishDue() === undefined && !config.horizon.lags(now) && config.pruneDue() === undefined;
 }
 
 async function startAfterDue(config: CalendarConfig, ctx: CallContext | undefined, publishing: Promise<void> | undefined): Promise<Call> {

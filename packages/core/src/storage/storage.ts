@@ -148,6 +148,15 @@ export interface Storage {
    */
   lastChange(): Promise<number>;
   /**
+   * Optional: the change number of the last committed write transaction, read without
+   * waiting, when the storage can: memory holds it, SQLite reads it on its connection between
+   * transactions. Undefined when it cannot tell now (a transaction is open on the connection,
+   * or every read is a round trip); never a number `lastChange()` would not give. Lets an
+   * unchanged list be answered within the turn its request arrived in
+   * (`Calendar.listUnchangedNow`).
+   */
+  changeNow?(): number | undefined;
+  /**
    * Runs `fn` as one write transaction: its writes land together or not at all, and it is
    * serialised with every other write transaction of every process sharing the storage,
    * from its start, so that what `fn` reads cannot change before it commits (SQL adapters
