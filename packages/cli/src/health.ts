@@ -21,7 +21,10 @@ export function healthRoutes(options: HealthOptions): (req: IncomingMessage, res
   const timeoutMs = options.timeoutMs ?? 3_000;
   let lastReason: string | undefined;
   return (req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const url = req.url ?? '/';
+    // Every request passes here: most are turned away without splitting their address.
+    if (!url.startsWith('/healthz') && !url.startsWith('/readyz')) return false;
+    const path = url.split('?')[0];
     if (path !== '/healthz' && path !== '/readyz') return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(res, req, 405, { status: 'method_not_allowed' }, { allow: 'GET, HEAD' });
