@@ -178,9 +178,32 @@ async function cachedSqlite(n, log) {
   return cached;
 }
 
+/**
+ * EVCAL_BENCH_PAGE_SIZE=<bytes>: the cached file rebuilt with that page size (VACUUM, which
+ * also repacks every page as a fresh seed is), cached beside it.
+ */
+async function withPageSize(file, log) {
+  const size = process.env.EVCAL_BENCH_PAGE_SIZE;
+  if (!size) return file;
+  const sized = file.replace(/\.db$/, `-p${size}.db`);
+  if (!existsSync(sized)) {
+    log(`rebuilding with ${size}-byte pages`);
+    const tmp = `${sized}.tmp`;
+    copyFileSync(file, tmp);
+    const sqlite = new Database(tmp);
+    sqlite.pragma('journal_mode = DELETE');
+    sqlite.pragma(`page_size = ${Number(size)}`);
+    sqlite.exec('VACUUM');
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.close();
+    renameSync(tmp, sized);
+  }
+  return sized;
+}
+
 /** A seeded SQLite file for N events (a copy of the cached one) in a scratch directory. */
 export async function sqliteFile(n, log) {
-  const cached = await cachedSqlite(n, log);
+  const cached = await withPageSize(await cachedSqlite(n, log), log);
   const dir = scratch();
   const file = join(dir, 'evcal.db');
   copyFileSync(cached, file);

@@ -123,3 +123,41 @@ describe('SQLite group commit', () => {
     expect(await other.storage.lastChange()).toBe(before + 1);
   });
 });
+
+describe('SQLite write transactions keep their journals in memory', () => {
+  /** A storage on a fresh file, its statements, and the better-sqlite3 connection under it. */
+  async function openWatched(tempStore?: string) {
+    const o = await open();
+    await o.storage.close();
+    opened.splice(opened.indexOf(o), 1);
+    const queries: string[] = [];
+    const connection = new Database(o.file);
+    if (tempStore) connection.pragma(`temp_store = ${tempStore}`);
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: connection }), log: (e) => { if (e.level === 'query') queries.push(e.query.sql); } });
+    const storage = createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true, sqliteDatabase: connection });
+    opened.push({ storage, db, queries, reopen: () => { throw new Error('not reopened'); } });
+    return { storage, queries, tempStore: () => connection.pragma('temp_store', { simple: true }) };
+  }
+  const around = (queries: string[]) => queries.filter((q) => /^(pragma temp_store|begin|commit|rollback)/i.test(q));
+
+  it('sets temp_store = memory before BEGIN and gives the connection its own setting back after COMMIT or ROLLBACK', async () => {
+    const w = await openWatched();
+    expect(w.tempStore()).toBe(0);
+    await insert(w, 1);
+    await expect(failing(w)).rejects.toThrow('refused after writing');
+    expect(around(w.queries)).toEqual([
+      'pragma temp_store', 'pragma temp_store = 2', 'begin', 'commit', 'pragma temp_store = 0',
+      'pragma temp_store = 2', 'begin', 'rollback', 'pragma temp_store = 0',
+    ]);
+    // Reads run on the connection's own setting (their temporary tables spill to files).
+    expect(w.tempStore()).toBe(0);
+    expect((await w.storage.events.getMany([1, 13])).map((e) => e.id)).toEqual([1]);
+  });
+
+  it('leaves a connection already set to memory as it is', async () => {
+    const w = await openWatched('memory');
+    await Promise.all([insert(w, 1), insert(w, 2)]);
+    expect(around(w.queries)).toEqual(['pragma temp_store', 'begin', 'commit']);
+    expect(w.tempStore()).toBe(2);
+  });
+});
