@@ -53,9 +53,13 @@ export interface SqlStorageOptions {
 
 /** What the storage uses of a better-sqlite3 database to read its change counter synchronously. */
 export interface SqliteCounterSource {
-  readonly open: boolean;
   readonly inTransaction: boolean;
-  prepare(sql: string): { pluck(toggle?: boolean): { get(...parameters: unknown[]): unknown } };
+  prepare(sql: string): { pluck(toggle?: boolean): SqliteCounterStatement };
+}
+
+interface SqliteCounterStatement {
+  bind(...parameters: unknown[]): SqliteCounterStatement;
+  get(): unknown;
 }
 
 export type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
@@ -625,12 +629,13 @@ function paged<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q
 function sqliteChangeNow(database: SqliteCounterSource, query: CompiledQuery): () => number | undefined {
   let statement: ReturnType<ReturnType<SqliteCounterSource['prepare']>['pluck']> | undefined;
   return () => {
-    if (database.inTransaction || !database.open) return undefined;
+    if (database.inTransaction) return undefined;
     try {
-      statement ??= database.prepare(query.sql).pluck();
-      return Number(statement.get(...query.parameters));
+      // Prepared and bound once: each read only runs it.
+      statement ??= database.prepare(query.sql).pluck().bind(...query.parameters);
+      return Number(statement.get());
     } catch {
-      // A database busy or gone: the caller waits for lastChange(), which reports it.
+      // A database busy, or closed: the caller waits for lastChange(), which reports it.
       return undefined;
     }
   };
