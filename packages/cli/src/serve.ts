@@ -135,24 +135,33 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     const handler = languages.length
       ? createLanguageHandler(calendar, { ...handlerOptions, languages })
       : createFetchHandler(calendar, handlerOptions);
-    const api = toNodeHandler(handler, { trustProxy: options.trustProxy === true, headers: requestIdHeader });
+    // Requests being served: counted, not kept in a Set. A Set churned by every request rehashes
+    // its table every few requests, in the old generation where the Set lives: about 200 bytes
+    // of old-generation garbage a request, which made every request pay for mark-compacts
+    // (`node --trace-gc`; docs/performance.md, "A 304 within its turn").
+    let inFlight = 0;
+    let stopping = false;
+    /** What every answer carries: its request id, and while stopping `Connection: close` (its connection is closed after it). */
+    const answerHeaders = (req: IncomingMessage): Readonly<Record<string, string>> | undefined => {
+      const id = requestIdHeader(req);
+      return stopping ? { ...id, connection: 'close' } : id;
+    };
+    const api = toNodeHandler(handler, { trustProxy: options.trustProxy === true, headers: answerHeaders });
     const pages = toNodeHandler(createSitePages({
       apiRoots: languages.length
         ? Object.fromEntries(languages.map((l, i) => [l.toLowerCase(), i === 0 ? `${basePath}/${namespace}` : `${basePath}/${l.toLowerCase()}/${namespace}`]))
         : { en: `${basePath}/${namespace}` },
       today: () => formatWall(instantToWall(calendar.config.now(), calendar.config.zone)).slice(0, 10),
-    }), { headers: requestIdHeader });
-    const inFlight = new Set<ServerResponse>();
-    let stopping = false;
+    }), { headers: answerHeaders });
     const health = healthRoutes({ storage, logger, stopping: () => stopping });
     // One listener for every response (a response closes once): no closure made per request.
-    function settled(this: ServerResponse): void {
-      inFlight.delete(this);
+    function settled(): void {
+      inFlight -= 1;
       // Its connection, kept alive, is idle now: while stopping, close it too.
       if (stopping) server?.closeIdleConnections();
     }
     const listener = withAccessLog((req: IncomingMessage, res: ServerResponse) => {
-      inFlight.add(res);
+      inFlight += 1;
       res.on('close', settled);
       // A request that arrives on a kept-alive connection while stopping is still served, and its connection closed after.
       if (stopping) res.setHeader('connection', 'close');
@@ -199,7 +208,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
         stopping = true;
         clearInterval(horizon);
         // Requests finish first; then deliveries under way, then the storage.
-        closing = stopServer(running, inFlight, async () => {
+        closing = stopServer(running, () => inFlight, async () => {
           await sender.stop();
           await storage.close();
         }, logger, options.shutdownTimeoutMs ?? 10_000);
@@ -269,17 +278,16 @@ function listen(server: Server, port: number, host: string): Promise<void> {
  * `Connection: close`; once every request in flight has finished, or the deadline has
  * passed (then the rest are cut), the storage is closed.
  */
-async function stopServer(server: Server, inFlight: ReadonlySet<ServerResponse>, closeStorage: () => Promise<void>, logger: Logger, deadlineMs: number): Promise<void> {
-  logger.info('stopping', { in_flight: inFlight.size, deadline_ms: deadlineMs });
+async function stopServer(server: Server, inFlight: () => number, closeStorage: () => Promise<void>, logger: Logger, deadlineMs: number): Promise<void> {
+  logger.info('stopping', { in_flight: inFlight(), deadline_ms: deadlineMs });
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'deadline'>((resolve) => {
     timer = setTimeout(() => resolve('deadline'), deadlineMs);
   });
   if ((await Promise.race([closed, deadline])) === 'deadline') {
-    logger.warn('shutdown deadline passed: cutting the requests still in flight', { in_flight: inFlight.size });
+    logger.warn('shutdown deadline passed: cutting the requests still in flight', { in_flight: inFlight() });
     server.closeAllConnections();
     await closed;
   }
