@@ -39,11 +39,27 @@ export function toNodeHandler(handler: FetchHandler | EvcalHandler, options: Nod
   const extra = options.headers;
   return (req, res, next) => {
     const request = new NodeRequest(req, res, options);
-    // An answer the handler has at once (a 304 for an unchanged list) is written in this turn.
-    const now = answerNow?.(request);
-    if (now?.body === null) {
-      res.writeHead(now.status, extra === undefined ? now.headers : withHeaders(now.headers, extra(req) ?? {}));
-      res.end();
+    const fail = (error: unknown) => {
+      if (request.gone) return;
+      if (next) next(error);
+      else {
+        res.statusCode = 500;
+        if (!res.headersSent) for (const [name, value] of Object.entries(headersOrNone(extra, req))) res.setHeader(name, value);
+        res.end();
+      }
+    };
+    let now: WireResponse | undefined;
+    try {
+      // An answer the handler has at once (a 304 for an unchanged list) is written in this turn.
+      now = answerNow?.(request);
+      if (now?.body === null) {
+        res.writeHead(now.status, extra === undefined ? now.headers : withHeaders(now.headers, extra(req) ?? {}));
+        res.end();
+        return;
+      }
+    } catch (error) {
+      // Thrown here, it would leave node's request listener and end the process.
+      fail(error);
       return;
     }
     const served = now !== undefined ? writeWire(now, res, extra?.(req))
@@ -53,16 +69,17 @@ export function toNodeHandler(handler: FetchHandler | EvcalHandler, options: Nod
       .then(() => {
         if (request.read && !req.readableEnded) request.read.drain();
       })
-      .catch((error: unknown) => {
-        if (request.gone) return;
-        if (next) next(error);
-        else {
-          res.statusCode = 500;
-          if (!res.headersSent) for (const [name, value] of Object.entries(extra?.(req) ?? {})) res.setHeader(name, value);
-          res.end();
-        }
-      });
+      .catch(fail);
   };
+}
+
+/** The headers hook's headers for a failed request: none when the hook is what failed. */
+function headersOrNone(extra: NodeHandlerOptions['headers'], req: IncomingMessage): Readonly<Record<string, string>> {
+  try {
+    return extra?.(req) ?? {};
+  } catch {
+    return {};
+  }
 }
 
 /**

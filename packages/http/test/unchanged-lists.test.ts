@@ -153,11 +153,11 @@ describe('an unchanged list asked again with its ETag', () => {
 
 describe('through toNodeHandler', () => {
   /** A real server over a calendar on `storage`, with a request id header; its address. */
-  async function serve(storage: Storage) {
+  async function serve(storage: Storage, headers: () => Record<string, string> = () => ({ 'x-request-id': 'req-1' })) {
     const calendar = createCalendar({ storage, now: () => START });
     await calendar.importDataset(SEED);
     const handler = createFetchHandler(calendar, { authenticate: bearerTokens({ 'tok-admin': ADMIN }) });
-    const server = createServer(toNodeHandler(handler, { headers: () => ({ 'x-request-id': 'req-1' }) }));
+    const server = createServer(toNodeHandler(handler, { headers }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     onTestFinished(() => new Promise<void>((resolve) => {
       server.close(() => resolve());
@@ -197,5 +197,19 @@ describe('through toNodeHandler', () => {
     expect(lastChange).toHaveBeenCalledTimes(1);
     await t.calendar.events.create({ title: 'New', start_date: '2027-01-05 10:00:00', end_date: '2027-01-05 11:00:00', status: 'publish' }, { principal: ADMIN });
     expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(200);
+  });
+
+  it('answers 500, and keeps serving, when the headers hook throws on an answer given at once', async () => {
+    let broken = false;
+    const t = await serve(createMemoryStorage(), () => {
+      if (broken) throw new Error('hook failed');
+      return { 'x-request-id': 'req-1' };
+    });
+    const etag = (await t.get('/events')).headers.get('etag')!;
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
+    broken = true;
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(500);
+    broken = false;
+    expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
   });
 });
