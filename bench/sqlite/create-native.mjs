@@ -7,45 +7,34 @@
 //   N=<creates a round>; CKPT=<wal_autocheckpoint pages> (default 0: no checkpoints); TEMP=1: temp_store = memory
 //   on the whole connection; CACHE=<cache_size>; MMAP=<mmap_size>
 import { createCalendar } from '@evcal/core';
-import { createSqlStorage, withStatementCache, loadBetterSqlite3 } from '@evcal/sql';
-import { Kysely, SqliteDialect } from 'kysely';
-import { copyFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { BENCH_NOW_MS, benchEvents } from '../lib/dataset.mjs';
+import { openSqliteCopy } from '../lib/stores.mjs';
 
-const Database = await loadBetterSqlite3();
 const [src, n = '10000'] = process.argv.slice(2);
-const file = join(tmpdir(), `evcal-create-native-${process.pid}.db`);
-copyFileSync(src, file);
-const sqlite = new Database(file);
-sqlite.pragma('journal_mode = WAL');
-sqlite.pragma('synchronous = NORMAL');
-sqlite.pragma(`wal_autocheckpoint = ${process.env.CKPT ?? 0}`);
-if (process.env.TEMP) sqlite.pragma('temp_store = memory');
-if (process.env.CACHE) sqlite.pragma(`cache_size = ${process.env.CACHE}`);
-if (process.env.MMAP) sqlite.pragma(`mmap_size = ${process.env.MMAP}`);
-
 let inNative = 0;
 const perStatement = new Map();
-const proto = Object.getPrototypeOf(sqlite.prepare('select 1'));
-for (const method of ['run', 'all', 'get']) {
-  const original = proto[method];
-  proto[method] = function (...args) {
-    const t = performance.now();
-    try {
-      return original.apply(this, args);
-    } finally {
-      const ms = performance.now() - t;
-      inNative += ms;
-      const key = this.source.replace(/\s+/g, ' ').slice(0, 70);
-      perStatement.set(key, (perStatement.get(key) ?? 0) + ms);
-    }
-  };
-}
-
-const db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-const storage = createSqlStorage({ db, dialect: 'sqlite', sqliteDatabase: sqlite, searchMerge: { after: 1e9, quietMs: 1e9 } });
+const { storage, close } = openSqliteCopy(src, 'create-native', (sqlite) => {
+  sqlite.pragma(`wal_autocheckpoint = ${process.env.CKPT ?? 0}`);
+  if (process.env.TEMP) sqlite.pragma('temp_store = memory');
+  if (process.env.CACHE) sqlite.pragma(`cache_size = ${process.env.CACHE}`);
+  if (process.env.MMAP) sqlite.pragma(`mmap_size = ${process.env.MMAP}`);
+  // The time inside better-sqlite3's run, all and get, per statement text.
+  const proto = Object.getPrototypeOf(sqlite.prepare('select 1'));
+  for (const method of ['run', 'all', 'get']) {
+    const original = proto[method];
+    proto[method] = function (...args) {
+      const t = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
+        const ms = performance.now() - t;
+        inNative += ms;
+        const key = this.source.replace(/\s+/g, ' ').slice(0, 70);
+        perStatement.set(key, (perStatement.get(key) ?? 0) + ms);
+      }
+    };
+  }
+});
 const calendar = createCalendar({ storage, timezone: 'UTC', now: () => BENCH_NOW_MS });
 const admin = { principal: { id: 1, role: 'administrator' } };
 const newEvent = benchEvents(Number(n));
@@ -62,5 +51,4 @@ for (let round = 0; round < 3; round++) {
   console.log(`CPU ${((cpu.user + cpu.system) / N).toFixed(0)} µs, wall ${((performance.now() - t0) * 1000 / N).toFixed(0)} µs, in better-sqlite3 ${(inNative * 1000 / N).toFixed(0)} µs a create`);
 }
 for (const [sql, ms] of [...perStatement].sort((a, b) => b[1] - a[1])) console.log(`${(ms * 1000 / N).toFixed(1).padStart(7)} µs  ${sql}`);
-await storage.close();
-for (const x of [file, `${file}-wal`, `${file}-shm`]) rmSync(x, { force: true });
+await close();
