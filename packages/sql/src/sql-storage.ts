@@ -255,7 +255,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     for (const { joining, ok, value } of outcomes) (ok ? joining.resolve(value) : joining.reject(value));
   }
 
-    /**
+  /**
    * Runs a write transaction with SQLite's statement journals and savepoint sub-journals in
    * memory. SQLite keeps the pages a statement changes inside a transaction, so that it can
    * undo that statement alone; past 64 KB (16 pages: a create's event insert, with its
@@ -267,17 +267,22 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
    * their BEGIN (SQLite decides where a transaction's journals go when it begins; the setting
    * cannot change inside one), and the connection's own setting is restored after.
    */
-  let tempStore: number | undefined;
+  let restoreTempStore: CompiledQuery | null | undefined;
   async function inMemorySubjournals<T>(db: Kysely<EvcalDatabase>, fn: (db: Kysely<EvcalDatabase>) => Promise<T>): Promise<T> {
     return db.connection().execute(async (conn) => {
-      tempStore ??= Number((await conn.executeQuery<{ temp_store: number }>(TEMP_STORE)).rows[0]!.temp_store);
-      if (tempStore === TEMP_STORE_MEMORY) return fn(conn);
+      if (restoreTempStore === undefined) {
+        // The connection's own setting, read once: null when it already keeps them in memory.
+        const own = Number((await conn.executeQuery<{ temp_store: number }>(TEMP_STORE)).rows[0]!.temp_store);
+        restoreTempStore = own === TEMP_STORE_MEMORY ? null : CompiledQuery.raw(`pragma temp_store = ${own}`);
+      }
+      const restore = restoreTempStore;
+      if (restore === null) return fn(conn);
       await conn.executeQuery(TEMP_STORE_TO_MEMORY);
       try {
         return await fn(conn);
       } finally {
         // Outside a transaction this cannot fail; inside one (a failed ROLLBACK) it would hide the write's own error.
-        await conn.executeQuery(CompiledQuery.raw(`pragma temp_store = ${tempStore}`)).catch(() => undefined);
+        await conn.executeQuery(restore).catch(() => undefined);
       }
     });
   }
@@ -617,8 +622,6 @@ function paged<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q
   return q;
 }
 
-/** Runs a storage call, turning driver errors into core errors (no SQL reaches a client). */
-
 /**
  * The change counter read on SQLite's one connection, synchronously, when no transaction is
  * open on it: a read then sees exactly what is committed (by any process: each read begins a
@@ -627,7 +630,7 @@ function paged<Q extends { limit(n: number): Q; offset(n: number): Q }>(query: Q
  * and the caller waits for `lastChange()`.
  */
 function sqliteChangeNow(database: SqliteCounterSource, query: CompiledQuery): () => number | undefined {
-  let statement: ReturnType<ReturnType<SqliteCounterSource['prepare']>['pluck']> | undefined;
+  let statement: SqliteCounterStatement | undefined;
   return () => {
     if (database.inTransaction) return undefined;
     try {
