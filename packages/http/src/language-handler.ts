@@ -4,6 +4,7 @@ import type { Calendar } from '@evcal/core';
 import { createFetchHandler, type FetchHandlerOptions } from './fetch-handler';
 import type { HandlerRequest } from './handler-request';
 import type { Catalogue } from './i18n/translator';
+import { boundedMemo } from './memo';
 import { fetchHandlerOf, type EvcalHandler } from './wire-response';
 
 export interface LanguageHandlerOptions extends Omit<FetchHandlerOptions, 'locale'> {
@@ -35,9 +36,15 @@ export function createLanguageHandler(calendar: Calendar, options: LanguageHandl
     const segment = `${basePath}/${tagOf(locale).toLowerCase()}`;
     return { segment, handler: createFetchHandler(calendar, { ...rest, basePath: segment, locale }) };
   });
+  // Which language an address is under, found once per address: bridges ask `answerNow` and
+  // then `handle` for the same request.
+  const languageOf = boundedMemo<number>(1024);
   const handlerOf = (request: HandlerRequest) => {
-    const path = new URL(request.url).pathname.toLowerCase();
-    return prefixed.find(({ segment }) => path === segment || path.startsWith(`${segment}/`))?.handler ?? fallback;
+    const index = languageOf(request.url, () => {
+      const path = new URL(request.url).pathname.toLowerCase();
+      return prefixed.findIndex(({ segment }) => path === segment || path.startsWith(`${segment}/`));
+    });
+    return index < 0 ? fallback : prefixed[index]!.handler;
   };
   return fetchHandlerOf((request) => handlerOf(request).handle(request), (request) => handlerOf(request).answerNow?.(request));
 }
