@@ -13,6 +13,7 @@ import {
   type Authenticate, type FetchHandlerOptions, type HandlerRequest,
 } from '@evcal/http';
 import { incomingMessageOf, toNodeHandler } from '@evcal/http/node';
+import { asBulkLoad } from './bulk-load';
 import { requestContextOf, requestIdHeader, withAccessLog, type RequestContext } from './access-log';
 import { healthRoutes } from './health';
 import { createLogger, errorFields, type Logger } from './logger';
@@ -114,8 +115,10 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       users: { exists: async (id, s) => users.some((u) => u.id === id) || (await s.users.get(id)) !== undefined },
       ...(options.changeRetentionDays !== undefined ? { changes: { retentionDays: options.changeRetentionDays } } : {}),
     });
-    if (options.seed) await calendar.importDataset(await readDataset(options.seed));
-    if (options.dataset && (await storage.sequences.peek('post')) === 0) await calendar.importDataset(options.dataset);
+    // Loaded as a one-time bulk load (bulk-load.ts): what V8 learns from it would slow serving.
+    const seed = options.seed;
+    if (seed) await asBulkLoad(async () => calendar.importDataset(await readDataset(seed)));
+    if (options.dataset && (await storage.sequences.peek('post')) === 0) await asBulkLoad(() => calendar.importDataset(options.dataset));
     const basePath = options.basePath ?? '';
     const namespace = options.namespace ?? 'cal/events/v1';
     const authenticate = accountCredentials(accounts, { tokens: new Map(users.map((u) => [u.token, principalOf(u)])) });
