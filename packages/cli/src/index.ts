@@ -7,3 +7,4 @@ export { openStorage, StorageUrlError, DEFAULT_STORAGE } from './storage-url';
 export type { OpenStorageOptions } from './storage-url';
 export { importFile, exportStorage } from './transfer';
 export { demoDataset } from './demo-dataset';
+export { asBulkLoad } from './bulk-load';
