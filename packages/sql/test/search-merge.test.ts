@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { matchesEventQuery, type EventQuery, type Storage } from '@evcal/core/adapter';
 import { eventRecord } from '@evcal/storage-test-suite';
 import { createSqlStorage, loadBetterSqlite3, migrate, type SearchIndexerOptions } from '../src/index';
+import { pendingTexts } from '../src/search-index';
 import { WORDS } from './support/search-words';
 
 const Database = await loadBetterSqlite3();
@@ -103,6 +104,23 @@ describe('sqlite search merged after writes', () => {
     await vi.waitFor(async () => expect(await pendingCount(quiet.db)).toBe(0));
     await integrityCheck(quiet.db, true);
     expect((await quiet.storage.events.list(query(['bravo']))).items.map((e) => e.id)).toEqual([1]);
+  });
+
+  it('merges from the pending rows out, not by walking the events (as planned with statistics taken when nothing was pending)', async () => {
+    const file = newFile();
+    const a = await open(file);
+    for (let id = 1; id <= 400; id++) await a.storage.events.insert(eventRecord(id, { title: `event ${id}`, modifiedUtc: `2030-01-${String(1 + (id % 28)).padStart(2, '0')} ${String(id % 24).padStart(2, '0')}:${String(id % 60).padStart(2, '0')}:00` }));
+    await close(a); // merges
+    const b = await open(file);
+    await sql`analyze`.execute(b.db);
+    await b.storage.events.insert(eventRecord(401, { title: 'the newest' }));
+    expect(await pendingCount(b.db)).toBe(1);
+    const plan = await sql<{ detail: string }>`explain query plan ${pendingTexts(401)}`.execute(b.db);
+    // The pending table is the outer loop; each event is one lookup by id.
+    expect(plan.rows.map((r) => r.detail)).toEqual([
+      expect.stringMatching(/^SEARCH p USING INTEGER PRIMARY KEY/),
+      expect.stringMatching(/^SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)/),
+    ]);
   });
 
   it('keeps the index consistent through updates and deletes of pending and of merged events', async () => {
