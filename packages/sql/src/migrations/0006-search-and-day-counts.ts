@@ -120,29 +120,50 @@ async function trigramIndexPostgres(db: Kysely<any>, table: (name: string) => Ra
 
 // ---- counts per day ----
 
+// SQLite's trigger bodies: a row's day, whether a day counts it, and adding one to a count.
+const sqliteDay = (row: string) => `((${row}.start_utc - (((${row}.start_utc % ${DAY}) + ${DAY}) % ${DAY})) / ${DAY})`;
+const sqliteCounted = (row: string) => `${row}.end_utc - ${row}.start_utc between 0 and ${LONG}`;
+const SQLITE_UPSERT = 'on conflict (kind, ref_id, status, hidden, day) do update set n = n + 1;';
+
 async function dayTriggersSqlite(db: Kysely<any>): Promise<void> {
-  const day = (row: string) => `((${row}.start_utc - (((${row}.start_utc % ${DAY}) + ${DAY}) % ${DAY})) / ${DAY})`;
-  const isCounted = (row: string) => `${row}.end_utc - ${row}.start_utc between 0 and ${LONG}`;
-  const upsert = 'on conflict (kind, ref_id, status, hidden, day) do update set n = n + 1;';
-  // An event, added to or taken from its day's count and its terms' (when it is counted).
-  const addEvent = (row: 'new' | 'old') => sql.raw(`
-    insert into evcal_event_days (kind, ref_id, status, hidden, day, n)
-      select '', 0, ${row}.status, ${row}.hide_from_listings, ${day(row)}, 1 where ${isCounted(row)} ${upsert}
-    insert into evcal_event_days (kind, ref_id, status, hidden, day, n)
-      select l.kind, l.ref_id, ${row}.status, ${row}.hide_from_listings, ${day(row)}, 1 from evcal_event_links l
-      where l.event_id = ${row}.id and l.kind in ('category', 'tag') and ${isCounted(row)} ${upsert}`);
-  const removeEvent = (row: 'new' | 'old') => sql.raw(`
-    update evcal_event_days set n = n - 1 where ${isCounted(row)} and status = ${row}.status and hidden = ${row}.hide_from_listings
-      and day = ${day(row)} and (kind = '' or (kind, ref_id) in (select l.kind, l.ref_id from evcal_event_links l where l.event_id = ${row}.id));`);
   // A link, added to or taken from its term's count under its event's current values.
   const addLink = (link: 'new' | 'old') => sql.raw(`
     insert into evcal_event_days (kind, ref_id, status, hidden, day, n)
-      select ${link}.kind, ${link}.ref_id, e.status, e.hide_from_listings, ${day('e')}, 1 from evcal_events e
-      where e.id = ${link}.event_id and ${link}.kind in ('category', 'tag') and ${isCounted('e')} ${upsert}`);
+      select ${link}.kind, ${link}.ref_id, e.status, e.hide_from_listings, ${sqliteDay('e')}, 1 from evcal_events e
+      where e.id = ${link}.event_id and ${link}.kind in ('category', 'tag') and ${sqliteCounted('e')} ${SQLITE_UPSERT}`);
   const removeLink = (link: 'new' | 'old') => sql.raw(`
     update evcal_event_days set n = n - 1 where kind = ${link}.kind and ref_id = ${link}.ref_id
-      and (status, hidden, day) = (select e.status, e.hide_from_listings, ${day('e')} from evcal_events e
-        where e.id = ${link}.event_id and ${isCounted('e')});`);
+      and (status, hidden, day) = (select e.status, e.hide_from_listings, ${sqliteDay('e')} from evcal_events e
+        where e.id = ${link}.event_id and ${sqliteCounted('e')});`);
+  await eventDayTriggersSqlite(db);
+  const statements = [
+    sql`create trigger evcal_event_links_days_insert after insert on evcal_event_links begin ${addLink('new')} end`,
+    sql`create trigger evcal_event_links_days_delete after delete on evcal_event_links begin ${removeLink('old')} end`,
+    sql`create trigger evcal_event_links_days_update after update of event_id, kind, ref_id on evcal_event_links
+      begin ${removeLink('old')} ${addLink('new')} end`,
+  ];
+  for (const statement of statements) await statement.execute(db);
+}
+
+/**
+ * SQLite's triggers on evcal_events that keep evcal_event_days (created here, made again by
+ * migration 0016 in databases made before it). The counts an event leaves are found by their
+ * keys, the calendar's ('', 0) and its terms', each one primary-key lookup. Written as
+ * `kind = '' or (kind, ref_id) in (…)`, SQLite read every count of the calendar's own (every
+ * day, status and flag: thousands of rows) for each event updated or deleted.
+ */
+export async function eventDayTriggersSqlite(db: Kysely<any>): Promise<void> {
+  // An event, added to or taken from its day's count and its terms' (when it is counted).
+  const addEvent = (row: 'new' | 'old') => sql.raw(`
+    insert into evcal_event_days (kind, ref_id, status, hidden, day, n)
+      select '', 0, ${row}.status, ${row}.hide_from_listings, ${sqliteDay(row)}, 1 where ${sqliteCounted(row)} ${SQLITE_UPSERT}
+    insert into evcal_event_days (kind, ref_id, status, hidden, day, n)
+      select l.kind, l.ref_id, ${row}.status, ${row}.hide_from_listings, ${sqliteDay(row)}, 1 from evcal_event_links l
+      where l.event_id = ${row}.id and l.kind in ('category', 'tag') and ${sqliteCounted(row)} ${SQLITE_UPSERT}`);
+  const removeEvent = (row: 'new' | 'old') => sql.raw(`
+    update evcal_event_days set n = n - 1 where ${sqliteCounted(row)} and status = ${row}.status and hidden = ${row}.hide_from_listings
+      and day = ${sqliteDay(row)}
+      and ((kind = '' and ref_id = 0) or (kind, ref_id) in (select l.kind, l.ref_id from evcal_event_links l where l.event_id = ${row}.id));`);
   const statements = [
     sql`create trigger evcal_events_days_insert after insert on evcal_events begin ${addEvent('new')} end`,
     sql`create trigger evcal_events_days_delete after delete on evcal_events begin ${removeEvent('old')} end`,
@@ -150,10 +171,6 @@ async function dayTriggersSqlite(db: Kysely<any>): Promise<void> {
       when old.id is not new.id or old.status is not new.status or old.hide_from_listings is not new.hide_from_listings
         or old.start_utc is not new.start_utc or old.end_utc is not new.end_utc
       begin ${removeEvent('old')} ${addEvent('new')} end`,
-    sql`create trigger evcal_event_links_days_insert after insert on evcal_event_links begin ${addLink('new')} end`,
-    sql`create trigger evcal_event_links_days_delete after delete on evcal_event_links begin ${removeLink('old')} end`,
-    sql`create trigger evcal_event_links_days_update after update of event_id, kind, ref_id on evcal_event_links
-      begin ${removeLink('old')} ${addLink('new')} end`,
   ];
   for (const statement of statements) await statement.execute(db);
 }

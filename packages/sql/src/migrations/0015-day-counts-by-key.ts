@@ -1,8 +1,7 @@
 // PostgreSQL: the counts per day an event leaves (when it is updated or deleted) are found by
 // their keys, not by reading the whole evcal_event_days table for each event. See
 // daysEventsFunctionPostgres in 0006, which databases made since write directly; this replaces
-// the function in databases made before. SQLite plans the same statement as a skip-scan of the
-// key (about 70 µs at 10k): its triggers stay as they are.
+// the function in databases made before. SQLite's triggers: migration 0016.
 import { sql, SqliteAdapter } from 'kysely';
 import { daysEventsFunctionPostgres } from './0006-search-and-day-counts';
 import type { EvcalMigration, MigrateOptions } from './types';

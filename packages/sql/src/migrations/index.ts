@@ -15,6 +15,7 @@ import { searchPending } from './0012-search-pending';
 import { uncountedEventsPlanned } from './0013-uncounted-events-planned';
 import { searchKeys } from './0014-search-keys';
 import { dayCountsByKey } from './0015-day-counts-by-key';
+import { dayCountsByKeySqlite } from './0016-day-counts-by-key-sqlite';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
@@ -41,6 +42,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0013_uncounted_events_planned': uncountedEventsPlanned,
   '0014_search_keys': searchKeys,
   '0015_day_counts_by_key': dayCountsByKey,
+  '0016_day_counts_by_key_sqlite': dayCountsByKeySqlite,
 };
 
 /**
