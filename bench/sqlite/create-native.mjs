@@ -4,7 +4,7 @@
 // 300 warm-up ones (the first round still pays for JIT and the freshly packed pages the seed
 // leaves, which split on their first insert).
 //   node bench/sqlite/create-native.mjs <seeded file, e.g. bench/.cache/sqlite-…-n10000.db> [n events of the file]
-//   N=<creates a round>; CKPT=<wal_autocheckpoint pages> (default 0: no checkpoints); TEMP=1: temp_store = memory
+//   N=<creates a round>; WARMUP=<creates before the rounds> (default 300); CKPT=<wal_autocheckpoint pages> (default 0: no checkpoints); TEMP=1: temp_store = memory
 //   on the whole connection; CACHE=<cache_size>; MMAP=<mmap_size>
 import { createCalendar } from '@evcal/core';
 import { BENCH_NOW_MS, benchEvents } from '../lib/dataset.mjs';
@@ -40,7 +40,7 @@ const admin = { principal: { id: 1, role: 'administrator' } };
 const newEvent = benchEvents(Number(n));
 const N = Number(process.env.N ?? 2000);
 let k = 0;
-for (let i = 0; i < 300; i++) await calendar.events.create(newEvent(k++), admin);
+for (let i = 0; i < Number(process.env.WARMUP ?? 300); i++) await calendar.events.create(newEvent(k++), admin);
 for (let round = 0; round < 3; round++) {
   inNative = 0;
   perStatement.clear();
