@@ -231,18 +231,20 @@ export async function openSqlite(n, log) {
 
 /**
  * A copy of a given seeded SQLite file, opened as `evcal serve` opens one (WAL, synchronous
- * NORMAL), with the search index never merged on its own: for the scripts that study one file
- * (bench/sqlite). `configure(sqlite)` runs before the storage exists (more pragmas, wrapped
- * statements); `close()` closes the storage and removes the copy.
+ * NORMAL, migrated to this build), with the search index never merged on its own: for the
+ * scripts that study one file (bench/sqlite). `configure(sqlite)` runs after the migrations and
+ * before the storage exists (more pragmas, wrapped statements, schema dropped); `close()` closes
+ * the storage and removes the copy.
  */
-export function openSqliteCopy(source, tag, configure = () => {}) {
+export async function openSqliteCopy(source, tag, configure = () => {}) {
   const file = join(tmpdir(), `evcal-${tag}-${process.pid}.db`);
   copyFileSync(source, file);
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  configure(sqlite);
   const db = new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  await migrate(db);
+  configure(sqlite);
   const storage = createSqlStorage({ db, dialect: 'sqlite', sqliteDatabase: sqlite, searchMerge: { after: 1e9, quietMs: 1e9 } });
   return {
     file, sqlite, storage,

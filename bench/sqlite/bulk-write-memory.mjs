@@ -3,7 +3,7 @@
 //   node bench/sqlite/bulk-write-memory.mjs <seeded file>
 import { openSqliteCopy } from '../lib/stores.mjs';
 
-const { sqlite, storage, close } = openSqliteCopy(process.argv[2], 'bulk-write');
+const { sqlite, storage, close } = await openSqliteCopy(process.argv[2], 'bulk-write');
 const ids = sqlite.prepare("select id from evcal_events where status = 'publish'").pluck().all();
 const before = process.resourceUsage().maxRSS;
 const t = performance.now();

@@ -57,7 +57,7 @@ for (const v of variant ? [variant] : ['shipped', 'no-indexes', 'no-triggers', '
     await close?.();
     continue;
   }
-  const { storage, close } = openSqliteCopy(src, `create-floor-${v}`, (sqlite) => {
+  const { storage, close } = await openSqliteCopy(src, `create-floor-${v}`, (sqlite) => {
     sqlite.pragma('wal_autocheckpoint = 0');
     strip(sqlite, v);
   });

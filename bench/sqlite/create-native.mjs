@@ -13,7 +13,7 @@ import { openSqliteCopy } from '../lib/stores.mjs';
 const [src, n = '10000'] = process.argv.slice(2);
 let inNative = 0;
 const perStatement = new Map();
-const { storage, close } = openSqliteCopy(src, 'create-native', (sqlite) => {
+const { storage, close } = await openSqliteCopy(src, 'create-native', (sqlite) => {
   sqlite.pragma(`wal_autocheckpoint = ${process.env.CKPT ?? 0}`);
   if (process.env.TEMP) sqlite.pragma('temp_store = memory');
   if (process.env.CACHE) sqlite.pragma(`cache_size = ${process.env.CACHE}`);

@@ -8,7 +8,7 @@ import { BENCH_NOW_MS, benchEvents } from '../lib/dataset.mjs';
 import { openSqliteCopy } from '../lib/stores.mjs';
 
 const [src, n = '10000'] = process.argv.slice(2);
-const { file, sqlite, storage, close } = openSqliteCopy(src, 'create-wal', (db) => db.pragma('wal_autocheckpoint = 0'));
+const { file, sqlite, storage, close } = await openSqliteCopy(src, 'create-wal', (db) => db.pragma('wal_autocheckpoint = 0'));
 const pageSize = sqlite.pragma('page_size', { simple: true });
 const calendar = createCalendar({ storage, timezone: 'UTC', now: () => BENCH_NOW_MS });
 const admin = { principal: { id: 1, role: 'administrator' } };
