@@ -102,6 +102,14 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     const write: Write = (fn, events) => {
       if (!tx) return transaction((t, state) => fn(t).finally(() => { wrote(state, events); }));
       wrote(tx, events);
+      if (d.name === 'postgres' && tx.inserted === tx.analyzeAt) {
+        // A bulk load on PostgreSQL: see LOAD_ANALYZE_FIRST.
+        tx.analyzeAt *= 2;
+        return guard(async () => {
+          await analyze(db, TRIGGER_TABLES);
+          return fn(db);
+        });
+      }
       return guard(() => fn(db));
     };
     const self: Storage = {
@@ -154,7 +162,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     try {
       return await guard(() => root.transaction().execute(async (tx) => {
         const row = (await tx.executeQuery(NEXT_CHANGE)).rows[0]!;
-        const state: TransactionState = { change: Number(row.value), wrote: false, inserted: 0, events: 0 };
+        const state: TransactionState = { change: Number(row.value), wrote: false, inserted: 0, events: 0, analyzeAt: LOAD_ANALYZE_FIRST };
         result = await fn(tx, state);
         if (!state.wrote) throw NOTHING_WRITTEN;
         bulk = state.inserted >= BULK_INSERTS;
@@ -214,7 +222,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
           let state: TransactionState | undefined;
           try {
             const row = (await tx.executeQuery(NEXT_CHANGE)).rows[0]!;
-            state = { change: Number(row.value), wrote: false, inserted: 0, events: 0 };
+            state = { change: Number(row.value), wrote: false, inserted: 0, events: 0, analyzeAt: LOAD_ANALYZE_FIRST };
             outcome.value = await outcome.joining.fn(tx, state);
             outcome.ok = true;
           } catch (error) {
@@ -287,14 +295,13 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     });
   }
 
-  /** Fresh planner statistics for the tables lists read. */
-  async function analyze(): Promise<void> {
+  /** Fresh planner statistics for the tables lists read (PostgreSQL: `tables`), on `db`. */
+  async function analyze(db: Db = root, tables: readonly string[] = LIST_TABLES): Promise<void> {
     if (d.name === 'sqlite') {
-      await sql`analyze`.execute(root);
+      await sql`analyze`.execute(db);
       return;
     }
-    const tables = ['evcal_events', 'evcal_event_links', 'evcal_event_days', 'evcal_venues', 'evcal_organizers', 'evcal_terms', 'evcal_term_counts'];
-    await sql`analyze ${sql.join(tables.map((t) => (options.schema ? sql.id(options.schema, t) : sql.id(t))))}`.execute(root);
+    await sql`analyze ${sql.join(tables.map((t) => (options.schema ? sql.id(options.schema, t) : sql.id(t))))}`.execute(db);
   }
 
   return over(root, undefined);
@@ -309,6 +316,8 @@ interface TransactionState {
   wrote: boolean;
   inserted: number;
   events: number;
+  /** PostgreSQL: `inserted` at which the transaction analyzes the tables next (LOAD_ANALYZE_FIRST). */
+  analyzeAt: number;
 }
 
 function wrote(state: TransactionState, events: 'inserted' | 'changed' | undefined): void {
@@ -324,6 +333,19 @@ function wrote(state: TransactionState, events: 'inserted' | 'changed' | undefin
  * get to it only later; SQLite never on its own).
  */
 const BULK_INSERTS = 1000;
+
+/**
+ * PostgreSQL, inside a transaction that inserts many events (an import): the tables the
+ * triggers read are analyzed when it has inserted this many, then each time that number
+ * doubles. Each session keeps the plans of the triggers' statements; planned while the tables
+ * held a few rows, they read the events by a sequential scan ever after, so an import grew with
+ * the square of its events (4,000 in 37 s). New statistics make the session plan them again.
+ */
+const LOAD_ANALYZE_FIRST = 500;
+
+/** What lists read (analyzed after a bulk load), and what the count triggers read (during one). */
+const LIST_TABLES = ['evcal_events', 'evcal_event_links', 'evcal_event_days', 'evcal_venues', 'evcal_organizers', 'evcal_terms', 'evcal_term_counts'];
+const TRIGGER_TABLES = ['evcal_events', 'evcal_event_links', 'evcal_event_days', 'evcal_term_counts'];
 
 /** A write waiting to join the next SQLite transaction (group commit). */
 interface Joining {
