@@ -8,12 +8,13 @@ import type { EventOverrides, OrganizerRecord, Taxonomy, VenueRecord } from '../
 import { recurrenceArg } from '../operations/recurrence-args';
 import { insertEvent } from '../operations/series-write';
 import { applyException } from '../recurrence/occurrences';
-import { POST_STATUSES } from '../model/records';
-import type { Storage } from '../storage/storage';
-import { beginCall, withStorage, type Call } from '../operations/call';
+import { MAX_ID, POST_STATUSES } from '../model/records';
+import type { Storage, StorageTransaction } from '../storage/storage';
+import { beginCall, withStorage } from '../operations/call';
 import type { CalendarConfig } from '../operations/config';
 import { decodeDataset, encodeDataset, type EncodedDataset } from './codec';
 import { buildEvent, buildLinkedPost, buildTerm, datasetError, IMPORTER_CAPS, type ClaimId } from './record-import';
+import { readingOnce } from './import-reads';
 
 /** A calendar as one JSON document. Every key is optional. */
 export interface Dataset {
@@ -61,14 +62,17 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
   const tick = () => options.onProgress?.(++done, total);
   const call = beginCall(config, { principal: { id: 0, capabilities: IMPORTER_CAPS } });
 
-  await config.storage.transaction(async (tx) => {
+  await config.storage.transaction(async (storage) => {
+    const tx = readingOnce(storage);
     const c = withStorage(call, tx);
+    const claims = await idClaims(tx, sections);
+    const claimId = (kind: 'post' | 'term', path: string) => claims.claim(kind, path);
     for (const taxonomy of ['category', 'tag'] as const) {
       const list = taxonomy === 'category' ? orderParentsFirst(sections.categories) : sections.tags;
       const section = taxonomy === 'category' ? 'categories' : 'tags';
       for (const [i, raw] of list.entries()) {
         const path = `${section}[${i}]`;
-        const term = await buildTerm(c, taxonomy, raw, path, claimId(c, 'term', path));
+        const term = await buildTerm(c, taxonomy, raw, path, claimId('term', path));
         await (taxonomy === 'category' ? tx.categories : tx.tags).insert(term);
         tick();
       }
@@ -76,7 +80,7 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
     for (const kind of ['venue', 'organizer'] as const) {
       for (const [i, raw] of sections[`${kind}s`].entries()) {
         const path = `${kind}s[${i}]`;
-        const record = await buildLinkedPost(c, kind, raw, path, claimId(c, 'post', path));
+        const record = await buildLinkedPost(c, kind, raw, path, claimId('post', path));
         await (kind === 'venue' ? tx.venues.insert(record as VenueRecord) : tx.organizers.insert(record as OrganizerRecord));
         tick();
       }
@@ -87,7 +91,7 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
     for (const [i, raw] of sections.events.entries()) {
       if (exceptions.includes(raw)) continue;
       const path = `events[${i}]`;
-      const record = await buildEvent(c, raw, path, claimId(c, 'post', path));
+      const record = await buildEvent(c, raw, path, claimId('post', path));
       if (raw.recurrence === undefined || raw.recurrence === null || raw.recurrence === '') {
         await tx.events.insert(record);
       } else {
@@ -151,17 +155,35 @@ export async function exportDataset(storage: Storage): Promise<EncodedDataset> {
 
 // ---- import ----
 
-/** The given id (free, then reserved), or the next one. */
-function claimId(call: Call, kind: 'post' | 'term', path: string): ClaimId {
-  return async (id) => {
-    if (id === undefined) return call.storage.sequences.next(kind);
-    const s = call.storage;
-    const taken = kind === 'term'
-      ? (await s.categories.get(id)) ?? (await s.tags.get(id))
-      : (await s.events.get(id)) ?? (await s.venues.get(id)) ?? (await s.organizers.get(id));
-    if (taken) throw datasetError(`${path}.id`, `id ${id} is used twice`);
-    await s.sequences.bump(kind, id);
-    return id;
+/**
+ * How the records of a dataset claim their ids, read and reserved before the first is written:
+ * which of the ids the dataset gives are stored already (one read per collection, not three per
+ * record), and the sequences moved past the largest (once, not once per record: PostgreSQL keeps
+ * every version of a row a transaction updates until it commits, so updating one row per record
+ * made each update slower than the one before). A record then gets the id it gives, unless
+ * that id is stored or was claimed before in the dataset, or the next id of its sequence.
+ */
+async function idClaims(tx: StorageTransaction, sections: Required<Dataset>): Promise<{ claim(kind: 'post' | 'term', path: string): ClaimId }> {
+  const given = (records: readonly Record<string, unknown>[]) => records.flatMap((r) => {
+    const id = r?.id;
+    return Number.isSafeInteger(id) && (id as number) > 0 && (id as number) <= MAX_ID ? [id as number] : [];
+  });
+  const ids = { post: given([...sections.venues, ...sections.organizers, ...sections.events.filter((r) => r?.occurrence === undefined)]), term: given([...sections.categories, ...sections.tags]) };
+  const stored = new Set([
+    ...await tx.events.getMany(ids.post), ...await tx.venues.getMany(ids.post), ...await tx.organizers.getMany(ids.post),
+  ].map((r) => r.id));
+  const storedTerms = new Set([...await tx.categories.getMany(ids.term), ...await tx.tags.getMany(ids.term)].map((r) => r.id));
+  for (const kind of ['post', 'term'] as const) {
+    if (ids[kind].length > 0) await tx.sequences.bump(kind, ids[kind].reduce((m, id) => Math.max(m, id), 0));
+  }
+  const claimed = { post: new Set<number>(), term: new Set<number>() };
+  return {
+    claim: (kind, path) => async (id) => {
+      if (id === undefined) return tx.sequences.next(kind);
+      if (claimed[kind].has(id) || (kind === 'post' ? stored : storedTerms).has(id)) throw datasetError(`${path}.id`, `id ${id} is used twice`);
+      claimed[kind].add(id);
+      return id;
+    },
   };
 }
 
