@@ -16,6 +16,7 @@ import { uncountedEventsPlanned } from './0013-uncounted-events-planned';
 import { searchKeys } from './0014-search-keys';
 import { dayCountsByKey } from './0015-day-counts-by-key';
 import { dayCountsByKeySqlite } from './0016-day-counts-by-key-sqlite';
+import { countsFoldedInBulk } from './0017-counts-folded-in-bulk';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
@@ -43,6 +44,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0014_search_keys': searchKeys,
   '0015_day_counts_by_key': dayCountsByKey,
   '0016_day_counts_by_key_sqlite': dayCountsByKeySqlite,
+  '0017_counts_folded_in_bulk': countsFoldedInBulk,
 };
 
 /**
