@@ -160,6 +160,17 @@ for (const [name, open, available] of databases) {
       expect(rows).toBeGreaterThanOrEqual(1001);
     }, 60_000);
 
+    it('a batch of 1,000 status changes leaves fresh statistics on PostgreSQL (a status the lists filter on)', async () => {
+      const { opened } = await calendarOn(open);
+      const ids = Array.from({ length: 1000 }, (_, i) => 30_000 + i);
+      await opened.storage.transaction(async (tx) => {
+        for (const id of ids) await tx.events.insert(eventRecord(id, { status: 'future' }));
+      });
+      opened.queries.length = 0;
+      expect(await opened.storage.events.setStatus(ids, 'future', 'publish', 9)).toHaveLength(1000);
+      expect(opened.queries.filter((q) => /^analyze\b/i.test(q.trim())).length).toBe(name === 'postgres' ? 1 : 0);
+    }, 60_000);
+
     it.runIf(name === 'postgres')('a load analyzes the tables its triggers read as it grows, before it commits', async () => {
       // The sessions' cached plans of the count triggers are made again for the tables as they
       // are; planned on empty tables they read every event for each link (sql-storage.ts).
