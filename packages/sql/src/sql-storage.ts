@@ -337,7 +337,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       await sql`analyze`.execute(db);
       return;
     }
-    await sql`analyze ${sql.join(tables.map((t) => (options.schema ? sql.id(options.schema, t) : sql.id(t))))}`.execute(db);
+    await sql`analyze ${sql.join(tables.map(tableId))}`.execute(db);
   }
 
   return over(root, undefined);
@@ -488,6 +488,7 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, statements: Compil
       const [rows, total] = await Promise.all([pageOfEvents(db, d, query), unpaged(query) ? undefined : countEvents(db, d, query)]);
       return { items: await withLinks(rows), total: total ?? rows.length };
     }),
+    // However many events it changes, the same counts each time (one venue's or term's): folded (FOLD_AFTER).
     unlink: (kind, id, revision) => write(async (tx) => {
       const linked = await tx.selectFrom('evcal_event_links').select('event_id').distinct().where('kind', '=', kind).where('ref_id', '=', id).execute();
       const ids = linked.map((r) => Number(r.event_id)).sort((a, b) => a - b);
@@ -499,7 +500,6 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, statements: Compil
         return [];
       }, WRITE_CHUNK);
       return ids;
-      // However many events: the links of one venue or term, so the same counts each time (FOLD_AFTER).
     }, undefined, FOLD_AFTER),
     setStatus: (ids, from, to, revision) => write((tx) => setStatus(tx, 'evcal_events', ids, from, to, revision), 'changed', ids.length),
     countByTerm: (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => guard(async () => {

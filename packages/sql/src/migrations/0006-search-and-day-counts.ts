@@ -176,8 +176,8 @@ export async function eventDayTriggersSqlite(db: Kysely<any>): Promise<void> {
 }
 
 // PostgreSQL's trigger bodies: a row's day, whether a day counts it, and adding one to a count.
-const pgDay = (row: string) => sql.raw(`((${row}.start_utc - (((${row}.start_utc % ${DAY}) + ${DAY}) % ${DAY})) / ${DAY})`);
-const pgCounted = (row: string) => sql.raw(`(${row}.end_utc - ${row}.start_utc between 0 and ${LONG})`);
+export const pgDay = (row: string) => sql.raw(`((${row}.start_utc - (((${row}.start_utc % ${DAY}) + ${DAY}) % ${DAY})) / ${DAY})`);
+export const pgCounted = (row: string) => sql.raw(`(${row}.end_utc - ${row}.start_utc between 0 and ${LONG})`);
 const pgUpsert = sql`on conflict (kind, ref_id, status, hidden, day) do update set n = d.n + 1`;
 
 async function dayTriggersPostgres(db: Kysely<any>, table: (name: string) => RawBuilder<unknown>): Promise<void> {

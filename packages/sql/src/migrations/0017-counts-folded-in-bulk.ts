@@ -14,18 +14,15 @@
 // (`foldCountsPostgres`). SQLite writes no row versions of its own: nothing changes there.
 import { MAX_ID } from '@evcal/core/adapter';
 import { sql, SqliteAdapter, type Kysely, type RawBuilder } from 'kysely';
+import { pgCounted as counted, pgDay as day } from './0006-search-and-day-counts';
 import type { EvcalMigration, MigrateOptions } from './types';
 
-/** The longest event counted per day, and a day, as in 0006. */
-const LONG = 7 * 86_400_000;
-const DAY = 86_400_000;
-
-/** The temporary tables a folding transaction appends its counts to (sql-storage.ts creates them). */
-export const TERM_DELTAS = 'evcal_term_count_deltas';
-export const DAY_DELTAS = 'evcal_event_day_deltas';
+/** The temporary tables a folding transaction appends its counts to (`startFoldingPostgres`). */
+const TERM_DELTAS = 'evcal_term_count_deltas';
+const DAY_DELTAS = 'evcal_event_day_deltas';
 
 /** The setting that makes the triggers append (transaction-local: `set_config(…, true)`). */
-export const FOLD_SETTING = 'evcal.fold_counts';
+const FOLD_SETTING = 'evcal.fold_counts';
 
 export const countsFoldedInBulk: EvcalMigration = {
   async up(db, options: MigrateOptions = {}) {
@@ -34,9 +31,6 @@ export const countsFoldedInBulk: EvcalMigration = {
   },
 };
 
-/** A day of an event row's start (UTC), whether it is counted per day, a post's (not an occurrence's) id. */
-const day = (row: string) => sql.raw(`((${row}.start_utc - (((${row}.start_utc % ${DAY}) + ${DAY}) % ${DAY})) / ${DAY})`);
-const counted = (row: string) => sql.raw(`(${row}.end_utc - ${row}.start_utc between 0 and ${LONG})`);
 const TERM_KINDS = sql.raw(`('category', 'tag')`);
 
 /** The four trigger functions (created or replaced; the triggers of 0009 call them by name). */
