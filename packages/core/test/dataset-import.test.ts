@@ -17,7 +17,7 @@ async function importError(calendar: ReturnType<typeof createCalendar>, dataset:
 describe('importDataset: ids', () => {
   it('a record without an id gets one above every id the dataset gives, wherever it comes in the file', async () => {
     const calendar = createCalendar({ storage: createMemoryStorage(), now: () => NOW });
-    await calendar.importDataset({ venues: [{ venue: 'Hall' }, { id: 500, venue: 'Barn' }], events: [event(1), event(2, { id: 700 })] });
+    await calendar.importDataset({ venues: [{ venue: 'Hall' }, { id: 500, venue: 'Barn' }], events: [event(1), event(2, { id: '700' })] });
     const venues = (await calendar.venues.list({ per_page: 50 }, { principal: admin })).body.venues as { id: number; venue: string }[];
     const hall = venues.find((v) => v.venue === 'Hall')!;
     expect(venues.find((v) => v.venue === 'Barn')!.id).toBe(500);
@@ -40,10 +40,11 @@ describe('importDataset: ids', () => {
     expect((await calendar.venues.list({ per_page: 50 }, { principal: admin })).body.venues).toEqual([]);
   });
 
-  it('an id a stored record has is refused', async () => {
+  it('an id a stored record has is refused, given as a number or as digits', async () => {
     const calendar = createCalendar({ storage: createMemoryStorage(), now: () => NOW });
     await calendar.importDataset({ organizers: [{ id: 60, organizer: 'Ada' }], tags: [{ id: 7, name: 'Jazz' }] });
     expect(await importError(calendar, { events: [event(1, { id: 60 })] })).toEqual({ code: 'invalid_dataset', path: 'events[0].id' });
+    expect(await importError(calendar, { events: [event(1, { id: '60' })] })).toEqual({ code: 'invalid_dataset', path: 'events[0].id' });
     expect(await importError(calendar, { categories: [{ id: 7, name: 'Music' }] })).toEqual({ code: 'invalid_dataset', path: 'categories[0].id' });
   });
 });

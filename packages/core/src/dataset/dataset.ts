@@ -9,6 +9,7 @@ import { recurrenceArg } from '../operations/recurrence-args';
 import { insertEvent } from '../operations/series-write';
 import { applyException } from '../recurrence/occurrences';
 import { MAX_ID, POST_STATUSES } from '../model/records';
+import { toPositiveInt } from '../input/wire-schemas';
 import type { Storage, StorageTransaction } from '../storage/storage';
 import { beginCall, withStorage } from '../operations/call';
 import type { CalendarConfig } from '../operations/config';
@@ -164,9 +165,10 @@ export async function exportDataset(storage: Storage): Promise<EncodedDataset> {
  * that id is stored or was claimed before in the dataset, or the next id of its sequence.
  */
 async function idClaims(tx: StorageTransaction, sections: Required<Dataset>): Promise<{ claim(kind: 'post' | 'term', path: string): ClaimId }> {
+  // Read as validation reads them ("12" is 12); an id it refuses fails the import anyway.
   const given = (records: readonly Record<string, unknown>[]) => records.flatMap((r) => {
-    const id = r?.id;
-    return Number.isSafeInteger(id) && (id as number) > 0 && (id as number) <= MAX_ID ? [id as number] : [];
+    const id = toPositiveInt(r?.id);
+    return id !== undefined && id <= MAX_ID ? [id] : [];
   });
   const ids = { post: given([...sections.venues, ...sections.organizers, ...sections.events.filter((r) => r?.occurrence === undefined)]), term: given([...sections.categories, ...sections.tags]) };
   const stored = new Set([
