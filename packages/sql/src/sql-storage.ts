@@ -174,7 +174,8 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
         result = await fn(tx, state);
         if (!state.wrote) throw NOTHING_WRITTEN;
         if (state.folding) await foldCountsPostgres(tx, tableId);
-        bulk = state.inserted >= BULK_INSERTS || state.rows >= BULK_INSERTS;
+        // Every insert counts in `rows` too: a load, or a batch of status changes (the lists filter on status).
+        bulk = state.rows >= BULK_INSERTS;
         events = state.events;
         return result;
       }).then(async (value) => {
@@ -368,8 +369,9 @@ function newState(change: number): TransactionState {
 }
 
 /**
- * A transaction that inserts at least this many events is a bulk load (an import, a seed):
- * the database's planner statistics are refreshed after it commits, so the next lists are
+ * A transaction that inserts at least this many events is a bulk load (an import, a seed),
+ * and on PostgreSQL one that writes this many in any way (a batch of scheduled posts
+ * published): the database's planner statistics are refreshed after it commits, so the next lists are
  * planned for the tables as they now are, not as they were (PostgreSQL's autovacuum would
  * get to it only later; SQLite never on its own).
  */

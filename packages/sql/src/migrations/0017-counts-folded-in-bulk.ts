@@ -33,36 +33,54 @@ export const countsFoldedInBulk: EvcalMigration = {
 
 const TERM_KINDS = sql.raw(`('category', 'tag')`);
 
+/** A count table: its key columns (in the order of its primary key) and its temporary table. */
+interface CountTable {
+  readonly name: string;
+  readonly deltas: string;
+  readonly columns: RawBuilder<unknown>;
+  readonly key: RawBuilder<unknown>;
+}
+const TERM_COUNTS: CountTable = {
+  name: 'evcal_term_counts', deltas: TERM_DELTAS, columns: sql.raw('kind, ref_id, status'), key: sql.raw('kind, status, ref_id'),
+};
+const DAY_COUNTS: CountTable = {
+  name: 'evcal_event_days', deltas: DAY_DELTAS, columns: sql.raw('kind, ref_id, status, hidden, day'), key: sql.raw('kind, ref_id, status, hidden, day'),
+};
+
+/** Adds the (columns…, n) rows `rows` gives to `count`, each to the count of its key. */
+const upsert = (count: CountTable, table: (name: string) => RawBuilder<unknown>, rows: RawBuilder<unknown>) => sql`
+  insert into ${table(count.name)} as c (${count.columns}, n) ${rows}
+  on conflict (${count.key}) do update set n = c.n + excluded.n`;
+
 /** The four trigger functions (created or replaced; the triggers of 0009 call them by name). */
-export async function countFunctionsPostgres(db: Kysely<any>, table: (name: string) => RawBuilder<unknown>): Promise<void> {
+async function countFunctionsPostgres(db: Kysely<any>, table: (name: string) => RawBuilder<unknown>): Promise<void> {
   const events = table('evcal_events');
   const links = table('evcal_event_links');
-  /** Adds the (kind, ref_id, status, n) rows `select` gives to the term counts. */
-  const toTerms = (select: RawBuilder<unknown>) => sql`
-    if fold then insert into pg_temp.${sql.id(TERM_DELTAS)} (kind, ref_id, status, n) ${select};
-    else insert into ${table('evcal_term_counts')} as c (kind, ref_id, status, n) ${select}
-      on conflict (kind, status, ref_id) do update set n = c.n + excluded.n;
+  /** In a trigger: adds the rows `rows` gives to `count`, or appends them when the transaction folds. */
+  const adding = (count: CountTable, rows: RawBuilder<unknown>) => sql`
+    if fold then insert into pg_temp.${sql.id(count.deltas)} (${count.columns}, n) ${rows};
+    else ${upsert(count, table, rows)};
     end if;`;
-  /** Adds the (kind, ref_id, status, hidden, day, n) rows `select` gives to the day counts. */
-  const toDays = (select: RawBuilder<unknown>) => sql`
-    if fold then insert into pg_temp.${sql.id(DAY_DELTAS)} (kind, ref_id, status, hidden, day, n) ${select};
-    else insert into ${table('evcal_event_days')} as c (kind, ref_id, status, hidden, day, n) ${select}
-      on conflict (kind, ref_id, status, hidden, day) do update set n = c.n + excluded.n;
-    end if;`;
+  /**
+   * In a trigger: what the old row counted taken away (`n` -1) and what the new row counts
+   * added (+1), each when `when` holds of it (SQL; empty: always).
+   */
+  const eachSide = (when: (row: 'old' | 'new') => RawBuilder<unknown>, add: (row: 'old' | 'new', n: -1 | 1) => RawBuilder<unknown>) => sql`
+    if tg_op in ('DELETE', 'UPDATE') ${when('old')} then ${add('old', -1)} end if;
+    if tg_op in ('INSERT', 'UPDATE') ${when('new')} then ${add('new', 1)} end if;`;
+  const always = () => sql``;
+  const row = (r: 'old' | 'new') => sql.raw(r);
+  const n = (sign: -1 | 1) => sql.raw(String(sign));
   const declare = sql.raw(`declare fold boolean := coalesce(current_setting('${FOLD_SETTING}', true), '') = 'on';`);
   /** Occurrences' rows are not counted in term counts (0009). */
-  const posts = (o: string, n: string) => sql.raw(`if (tg_op <> 'INSERT' and not (${o} <= ${MAX_ID})) or (tg_op <> 'DELETE' and not (${n} <= ${MAX_ID})) then return null; end if;`);
+  const posts = (oldId: string, newId: string) => sql.raw(`if (tg_op <> 'INSERT' and not (${oldId} <= ${MAX_ID})) or (tg_op <> 'DELETE' and not (${newId} <= ${MAX_ID})) then return null; end if;`);
 
   await sql`create or replace function ${table('evcal_count_links')}() returns trigger language plpgsql as $$
     ${declare}
     begin
       ${posts('old.event_id', 'new.event_id')}
-      if tg_op in ('DELETE', 'UPDATE') and old.kind in ${TERM_KINDS} then
-        ${toTerms(sql`select old.kind, old.ref_id, e.status, -1 from ${events} e where e.id = old.event_id`)}
-      end if;
-      if tg_op in ('INSERT', 'UPDATE') and new.kind in ${TERM_KINDS} then
-        ${toTerms(sql`select new.kind, new.ref_id, e.status, 1 from ${events} e where e.id = new.event_id`)}
-      end if;
+      ${eachSide((r) => sql`and ${row(r)}.kind in ${TERM_KINDS}`, (r, sign) => adding(TERM_COUNTS,
+        sql`select ${row(r)}.kind, ${row(r)}.ref_id, e.status, ${n(sign)} from ${events} e where e.id = ${row(r)}.event_id`))}
       return null;
     end $$`.execute(db);
   await sql`create or replace function ${table('evcal_count_events')}() returns trigger language plpgsql as $$
@@ -70,41 +88,28 @@ export async function countFunctionsPostgres(db: Kysely<any>, table: (name: stri
     begin
       ${posts('old.id', 'new.id')}
       if tg_op = 'UPDATE' and old.status = new.status and old.id = new.id then return null; end if;
-      if tg_op in ('DELETE', 'UPDATE') then
-        ${toTerms(sql`select l.kind, l.ref_id, old.status, -1 from ${links} l where l.event_id = old.id and l.kind in ${TERM_KINDS}`)}
-      end if;
-      if tg_op in ('INSERT', 'UPDATE') then
-        ${toTerms(sql`select l.kind, l.ref_id, new.status, 1 from ${links} l where l.event_id = new.id and l.kind in ${TERM_KINDS}`)}
-      end if;
+      ${eachSide(always, (r, sign) => adding(TERM_COUNTS,
+        sql`select l.kind, l.ref_id, ${row(r)}.status, ${n(sign)} from ${links} l where l.event_id = ${row(r)}.id and l.kind in ${TERM_KINDS}`))}
       return null;
     end $$`.execute(db);
   await sql`create or replace function ${table('evcal_days_links')}() returns trigger language plpgsql as $$
     ${declare}
     begin
-      if tg_op in ('DELETE', 'UPDATE') and old.kind in ${TERM_KINDS} then
-        ${toDays(sql`select old.kind, old.ref_id, e.status, e.hide_from_listings, ${day('e')}, -1 from ${events} e
-          where e.id = old.event_id and ${counted('e')}`)}
-      end if;
-      if tg_op in ('INSERT', 'UPDATE') and new.kind in ${TERM_KINDS} then
-        ${toDays(sql`select new.kind, new.ref_id, e.status, e.hide_from_listings, ${day('e')}, 1 from ${events} e
-          where e.id = new.event_id and ${counted('e')}`)}
-      end if;
+      ${eachSide((r) => sql`and ${row(r)}.kind in ${TERM_KINDS}`, (r, sign) => adding(DAY_COUNTS,
+        sql`select ${row(r)}.kind, ${row(r)}.ref_id, e.status, e.hide_from_listings, ${day('e')}, ${n(sign)} from ${events} e
+          where e.id = ${row(r)}.event_id and ${counted('e')}`))}
       return null;
     end $$`.execute(db);
   // The calendar's own count ('', 0) and one per category and tag of the event, by key.
-  const keys = (row: string) => sql`(select '' as kind, 0 as ref_id union all
-    select l.kind, l.ref_id from ${links} l where l.event_id = ${sql.raw(row)}.id and l.kind in ${TERM_KINDS}) k`;
+  const keys = (r: 'old' | 'new') => sql`(select '' as kind, 0 as ref_id union all
+    select l.kind, l.ref_id from ${links} l where l.event_id = ${row(r)}.id and l.kind in ${TERM_KINDS}) k`;
   await sql`create or replace function ${table('evcal_days_events')}() returns trigger language plpgsql as $$
     ${declare}
     begin
       if tg_op = 'UPDATE' and old.id = new.id and old.status = new.status and old.hide_from_listings = new.hide_from_listings
         and old.start_utc = new.start_utc and old.end_utc = new.end_utc then return null; end if;
-      if tg_op in ('DELETE', 'UPDATE') and ${counted('old')} then
-        ${toDays(sql`select k.kind, k.ref_id, old.status, old.hide_from_listings, ${day('old')}, -1 from ${keys('old')}`)}
-      end if;
-      if tg_op in ('INSERT', 'UPDATE') and ${counted('new')} then
-        ${toDays(sql`select k.kind, k.ref_id, new.status, new.hide_from_listings, ${day('new')}, 1 from ${keys('new')}`)}
-      end if;
+      ${eachSide((r) => sql`and ${counted(r)}`, (r, sign) => adding(DAY_COUNTS,
+        sql`select k.kind, k.ref_id, ${row(r)}.status, ${row(r)}.hide_from_listings, ${day(r)}, ${n(sign)} from ${keys(r)}`))}
       return null;
     end $$`.execute(db);
 }
@@ -125,12 +130,9 @@ export async function startFoldingPostgres(db: Kysely<any>): Promise<void> {
 
 /** Sums what the triggers appended into the counts, each count updated once, and empties the tables. */
 export async function foldCountsPostgres(db: Kysely<any>, table: (name: string) => RawBuilder<unknown>): Promise<void> {
-  await sql`insert into ${table('evcal_term_counts')} as c (kind, ref_id, status, n)
-    select kind, ref_id, status, sum(n) from pg_temp.${sql.id(TERM_DELTAS)} group by kind, ref_id, status having sum(n) <> 0
-    on conflict (kind, status, ref_id) do update set n = c.n + excluded.n`.execute(db);
-  await sql`insert into ${table('evcal_event_days')} as c (kind, ref_id, status, hidden, day, n)
-    select kind, ref_id, status, hidden, day, sum(n) from pg_temp.${sql.id(DAY_DELTAS)} group by kind, ref_id, status, hidden, day
-    having sum(n) <> 0
-    on conflict (kind, ref_id, status, hidden, day) do update set n = c.n + excluded.n`.execute(db);
+  for (const count of [TERM_COUNTS, DAY_COUNTS]) {
+    await upsert(count, table, sql`select ${count.columns}, sum(n) from pg_temp.${sql.id(count.deltas)}
+      group by ${count.columns} having sum(n) <> 0`).execute(db);
+  }
   await sql`truncate pg_temp.${sql.id(TERM_DELTAS)}, pg_temp.${sql.id(DAY_DELTAS)}`.execute(db);
 }
