@@ -66,8 +66,7 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
   await config.storage.transaction(async (storage) => {
     const tx = readingOnce(storage);
     const c = withStorage(call, tx);
-    const claims = await idClaims(tx, sections);
-    const claimId = (kind: 'post' | 'term', path: string) => claims.claim(kind, path);
+    const claimId = await idClaims(tx, sections);
     for (const taxonomy of ['category', 'tag'] as const) {
       const list = taxonomy === 'category' ? orderParentsFirst(sections.categories) : sections.tags;
       const section = taxonomy === 'category' ? 'categories' : 'tags';
@@ -164,28 +163,31 @@ export async function exportDataset(storage: Storage): Promise<EncodedDataset> {
  * made each update slower than the one before). A record then gets the id it gives, unless
  * that id is stored or was claimed before in the dataset, or the next id of its sequence.
  */
-async function idClaims(tx: StorageTransaction, sections: Required<Dataset>): Promise<{ claim(kind: 'post' | 'term', path: string): ClaimId }> {
+async function idClaims(tx: StorageTransaction, sections: Required<Dataset>): Promise<(kind: 'post' | 'term', path: string) => ClaimId> {
   // Read as validation reads them ("12" is 12); an id it refuses fails the import anyway.
   const given = (records: readonly Record<string, unknown>[]) => records.flatMap((r) => {
     const id = toPositiveInt(r?.id);
     return id !== undefined && id <= MAX_ID ? [id] : [];
   });
-  const ids = { post: given([...sections.venues, ...sections.organizers, ...sections.events.filter((r) => r?.occurrence === undefined)]), term: given([...sections.categories, ...sections.tags]) };
-  const stored = new Set([
-    ...await tx.events.getMany(ids.post), ...await tx.venues.getMany(ids.post), ...await tx.organizers.getMany(ids.post),
-  ].map((r) => r.id));
-  const storedTerms = new Set([...await tx.categories.getMany(ids.term), ...await tx.tags.getMany(ids.term)].map((r) => r.id));
+  const ids = {
+    // Exceptions are occurrences of a series, which gives them their ids.
+    post: given([...sections.venues, ...sections.organizers, ...sections.events.filter((r) => r?.occurrence === undefined)]),
+    term: given([...sections.categories, ...sections.tags]),
+  };
+  const idsOf = (...found: ReadonlyArray<readonly { readonly id: number }[]>) => new Set(found.flat().map((r) => r.id));
+  const stored = {
+    post: idsOf(await tx.events.getMany(ids.post), await tx.venues.getMany(ids.post), await tx.organizers.getMany(ids.post)),
+    term: idsOf(await tx.categories.getMany(ids.term), await tx.tags.getMany(ids.term)),
+  };
   for (const kind of ['post', 'term'] as const) {
     if (ids[kind].length > 0) await tx.sequences.bump(kind, ids[kind].reduce((m, id) => Math.max(m, id), 0));
   }
   const claimed = { post: new Set<number>(), term: new Set<number>() };
-  return {
-    claim: (kind, path) => async (id) => {
-      if (id === undefined) return tx.sequences.next(kind);
-      if (claimed[kind].has(id) || (kind === 'post' ? stored : storedTerms).has(id)) throw datasetError(`${path}.id`, `id ${id} is used twice`);
-      claimed[kind].add(id);
-      return id;
-    },
+  return (kind, path) => async (id) => {
+    if (id === undefined) return tx.sequences.next(kind);
+    if (claimed[kind].has(id) || stored[kind].has(id)) throw datasetError(`${path}.id`, `id ${id} is used twice`);
+    claimed[kind].add(id);
+    return id;
   };
 }
 

@@ -63,15 +63,8 @@ function remembering<R extends ById, C extends Collection<R>>(collection: C): C 
       const value = Reflect.get(target, key, target) as unknown;
       if (typeof value !== 'function') return value;
       if (READS.has(key)) return value.bind(target);
-      return async (...args: unknown[]) => {
-        // A write: what it changed is read again (all of it, whatever it names).
-        known.clear();
-        try {
-          return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        } finally {
-          known.clear();
-        }
-      };
+      // A write: what it changed is read again (all of it, whatever it names).
+      return (...args: unknown[]) => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).finally(() => known.clear());
     },
   });
 }
