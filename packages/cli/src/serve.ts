@@ -128,6 +128,10 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       authenticate: noteUser(authenticate),
       credentialFailures: memoryCredentialFailureLimit(),
       onError: (error, request) => logger.error('unexpected error', { request_id: contextOf(request)?.id, ...errorFields(error) }),
+      // What the storage said is the cause (a driver's message: "database or disk is full").
+      onStorageFault: (error, request) => logger.warn(STORAGE_FAULT_LOG[error.code] ?? 'storage fault', {
+        request_id: contextOf(request)?.id, code: error.code, cause: causeOf(error),
+      }),
       ...(options.corsOrigins?.length
         ? { cors: { origins: options.corsOrigins.includes('*') ? '*' as const : options.corsOrigins } }
         : {}),
@@ -224,6 +228,21 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     await storage.close();
     throw error;
   }
+}
+
+/** The log line of each fault of the storage a request meets. */
+const STORAGE_FAULT_LOG: Readonly<Record<string, string>> = {
+  unavailable: 'storage unavailable',
+  storage_full: 'storage full: the write was refused',
+  read_only: 'storage read-only: the write was refused',
+  outcome_unknown: 'storage connection lost during a commit: the write may or may not have been kept',
+};
+
+/** The driver's or the file system's message behind a storage error. */
+function causeOf(error: Error): string {
+  const cause = error.cause;
+  if (cause instanceof Error) return 'code' in cause && cause.code ? `${String(cause.code)}: ${cause.message}` : cause.message;
+  return cause === undefined ? error.message : String(cause);
 }
 
 /** Parses `id:role:token`. */

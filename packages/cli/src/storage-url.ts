@@ -21,8 +21,9 @@ export const DEFAULT_STORAGE = 'sqlite:./data/evcal.db';
 
 export interface OpenStorageOptions {
   /**
-   * Told when a pooled PostgreSQL connection fails while idle (the server restarted, a
-   * network cut); the pool drops it and the next query opens another.
+   * Told when a pooled PostgreSQL connection fails, idle or running a query (the server
+   * restarted, a backend terminated, a network cut): the query it ran fails (503), the pool
+   * drops the connection and the next query opens another.
    * @default ignored
    */
   readonly onConnectionError?: (error: Error) => void;
@@ -79,7 +80,7 @@ async function openSqlite(file: string): Promise<Storage> {
 }
 
 async function openPostgres(url: string, options: OpenStorageOptions): Promise<Storage> {
-  const [{ default: pg }, { createSqlStorage, migrate }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), import('@evcal/sql'), import('kysely')]);
+  const [{ default: pg }, { createSqlStorage, migrate, watchPostgresPool }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), import('@evcal/sql'), import('kysely')]);
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema') ?? undefined;
   parsed.searchParams.delete('schema');
@@ -87,8 +88,8 @@ async function openPostgres(url: string, options: OpenStorageOptions): Promise<S
     throw new StorageUrlError(`storage ${redact(url)}: schema "${schema}" is not a plain SQL identifier`);
   }
   const pool = new pg.Pool({ connectionString: parsed.toString() });
-  // Without a listener, an idle connection's failure would end the process.
-  pool.on('error', (error) => options.onConnectionError?.(error));
+  // Without listeners, a connection's failure would end the process.
+  watchPostgresPool(pool, (error) => options.onConnectionError?.(error));
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db, schema ? { schema } : {});

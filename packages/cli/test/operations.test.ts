@@ -9,11 +9,12 @@
 // evcal and the shared server, closed and opened again, so the server itself keeps running.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from './support/processes';
+import { tcpProxy } from './support/tcp-proxy';
 import { needBuiltCli, startServe, type Running } from './support/serve-process';
 
 needBuiltCli();
@@ -291,38 +292,4 @@ function readAll(socket: Socket): Promise<string> {
     socket.on('close', () => resolve(text));
     socket.on('error', () => undefined);
   });
-}
-
-/** A TCP proxy to host:port that can be closed (every connection cut) and opened again on the same port. */
-async function tcpProxy(host: string, port: number) {
-  let server: Server | undefined;
-  const sockets = new Set<Socket>();
-  let listening = 0;
-  const open = () => new Promise<void>((resolve, reject) => {
-    server = createServer((client) => {
-      const upstream = connect(port, host);
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('error', () => undefined);
-        s.on('close', () => {
-          sockets.delete(s);
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    server.once('error', reject);
-    server.listen(listening, '127.0.0.1', () => {
-      listening = (server!.address() as { port: number }).port;
-      resolve();
-    });
-  });
-  const close = () => new Promise<void>((resolve) => {
-    for (const s of sockets) s.destroy();
-    if (!server?.listening) return resolve();
-    server.close(() => resolve());
-  });
-  await open();
-  return { get port() { return listening; }, open, close };
 }

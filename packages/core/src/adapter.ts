@@ -14,7 +14,7 @@ export type {
   ChangeKind, ChangeAction, ChangeEntry, ChangeLog, ChangeLogState, ChangePosition, OccurrenceActions, PostState, StoredChanges,
   WebhookStore, WebhookEndpointRecord, WebhookDelivery, DeliveryKey, DeliveryOutcome,
 } from './storage/change-store';
-export { storageError, isStorageConflict } from './storage/storage-errors';
+export { storageError, isStorageConflict, isStorageFault } from './storage/storage-errors';
 export type { StorageErrorCode } from './storage/storage-errors';
 export { CalendarError, isCalendarError } from './errors';
 export type { CalendarErrorCode } from './errors';

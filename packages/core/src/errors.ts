@@ -51,6 +51,12 @@ export type CalendarErrorCode =
   | 'precondition_required'
   /** The storage cannot be reached or is busy; retrying later may succeed. */
   | 'unavailable'
+  /** The storage has no room for the write (a full disk); reads still work (HTTP: 507). */
+  | 'storage_full'
+  /** The storage takes no writes (read-only file, a standby); reads still work (HTTP: 503). */
+  | 'read_only'
+  /** The write may or may not have been committed: its connection failed during the commit (HTTP: 503). */
+  | 'outcome_unknown'
   /** A dataset could not be imported. details: { path, message } */
   | 'invalid_dataset'
   /** An iCalendar file could not be imported. details: { line, message } */

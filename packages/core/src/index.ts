@@ -14,6 +14,7 @@ export type { ListResult, ListPlan, ListStability } from './operations/list-urls
 export type * from './operations/inputs';
 
 export { CalendarError, isCalendarError } from './errors';
+export { isStorageFault } from './storage/storage-errors';
 export type { CalendarErrorCode, ParamFailure } from './errors';
 export { english, formatMessage, msg, verbatim } from './messages';
 export type { Message, MessageValues } from './messages';

@@ -3,7 +3,7 @@
 // (body, query, path), then the core operation, which runs defaults, the required check,
 // validation, the permission check and the handler in that order.
 import {
-  CalendarError, isCalendarError, jsonTextOf, msg, validatorOf, type Calendar, type CallContext, type Principal,
+  CalendarError, isCalendarError, isStorageFault, jsonTextOf, msg, validatorOf, type Calendar, type CallContext, type Principal,
 } from '@evcal/core';
 import { sharedArgs } from '@evcal/core/binding';
 import type { Authenticate } from './auth';
@@ -18,7 +18,7 @@ import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
 import { translateDocument, translator, type Catalogue } from './i18n/translator';
 import type { RateLimit } from './rate-limit';
 import { authenticateLimited, type CredentialFailureLimit } from './credential-limit';
-import { internalError, noRoute, tooManyRequests, wireError, type WireErrorBody } from './wire-errors';
+import { internalError, noRoute, retryAfterOf, tooManyRequests, wireError, type WireErrorBody } from './wire-errors';
 import type { HandlerRequest } from './handler-request';
 import { boundedMemo } from './memo';
 import { fetchHandlerOf, type EvcalHandler, type FetchHandler, type WireResponse } from './wire-response';
@@ -51,6 +51,13 @@ export interface FetchHandlerOptions {
   readonly maxBodyBytes?: number;
   /** Told about every unexpected error (the client gets a generic 500). @default console.error */
   readonly onError?: (error: unknown, request: HandlerRequest) => void;
+  /**
+   * Told about every fault of the storage a request met (unreachable, full, read-only, a
+   * commit of unknown outcome): the client gets 503 or 507 with `Retry-After`, and the error's
+   * `cause` holds the driver's error for the log.
+   * @default console.warn
+   */
+  readonly onStorageFault?: (error: CalendarError, request: HandlerRequest) => void;
   /** Cross-origin requests from these origins. @default off: no CORS headers */
   readonly cors?: CorsOptions;
   /** Asked before a request is served; a refusal is 429 with `Retry-After`. @default no limit */
@@ -94,6 +101,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   const prefix = `${basePath}/${namespace}`;
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   const onError = options.onError ?? ((error: unknown) => console.error('evcal: unexpected error', error));
+  const onStorageFault = options.onStorageFault ?? ((error: CalendarError) => console.warn('evcal: storage fault', error.code, error.cause ?? error));
   const router = createRouter();
   const t = translator(options.locale);
   const documents = documentCache();
@@ -110,10 +118,14 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
 
   return fetchHandlerOf(async function handle(request: HandlerRequest): Promise<WireResponse> {
     const site = siteOf(request);
-    const answered = unchanged?.answer(request, site);
-    if (answered !== undefined) {
-      const notModified = await answered;
-      if (notModified !== undefined) return notModified;
+    try {
+      const answered = unchanged?.answer(request, site);
+      if (answered !== undefined) {
+        const notModified = await answered;
+        if (notModified !== undefined) return notModified;
+      }
+    } catch {
+      // Whatever failed (the storage, asked whether the list changed) fails again the whole way, which reports it.
     }
     const { path, search, query, addressParams, siteRoot, apiRoot } = targets(site === undefined ? request.url : `${site} ${request.url}`, () => {
       const url = restRouteUrl(new URL(request.url), sitePathOf(site), basePath);
@@ -231,7 +243,9 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
     } catch (error) {
       if (isCalendarError(error) || isTransportError(error)) {
         const body = wireError(error, t);
-        return send(body.data.status, body);
+        if (isStorageFault(error)) onStorageFault(error, request);
+        const retryAfter = retryAfterOf(error);
+        return send(body.data.status, body, retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
       }
       // The client went away (e.g. mid-upload): nothing went wrong here, and nobody will read this.
       if (request.signal.aborted) return { status: 499, headers: {}, body: null };

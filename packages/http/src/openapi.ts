@@ -29,11 +29,12 @@ const ERRORS: Record<string, string> = {
   '404': 'No such route, event or page',
   '410': 'The item is already in the trash',
   '429': 'Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again',
-  '503': 'The storage cannot be reached (rest_service_unavailable); try again later',
+  '503': 'The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again',
 };
 /** Writes: a concurrent write may get in the way. */
 const WRITE_ERRORS: Record<string, string> = {
   '409': 'A concurrent write got in the way (rest_conflict); sending the request again may succeed',
+  '507': 'The storage is full (rest_insufficient_storage): nothing was written; reads still work',
 };
 /** Routes that take a body: it may be too large. */
 const BODY_ERRORS: Record<string, string> = {

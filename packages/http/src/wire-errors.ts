@@ -44,6 +44,10 @@ const WIRE: Record<CalendarErrorCode | TransportErrorCode, WireError> = {
   precondition_failed: { code: 'rest_precondition_failed', status: 412 },
   precondition_required: { code: 'rest_precondition_required', status: 428 },
   unavailable: { code: 'rest_service_unavailable', status: 503 },
+  // RFC 4918's status for a server out of room; reads go on working meanwhile.
+  storage_full: { code: 'rest_insufficient_storage', status: 507 },
+  read_only: { code: 'rest_read_only', status: 503 },
+  outcome_unknown: { code: 'rest_write_outcome_unknown', status: 503 },
   invalid_dataset: { code: 'invalid-dataset', status: 400 },
   invalid_ical: { code: 'invalid-ical', status: 400 },
   sync_token_expired: { code: 'changes-token-expired', status: 410 },
@@ -82,6 +86,16 @@ export function wireError(error: CalendarError | TransportError, t: Translator =
   }
   return { code: wire.code, message: t.message(error.text), data };
 }
+
+/**
+ * Seconds a client should wait before trying again after a fault of the storage (the
+ * `Retry-After` header), or undefined for errors a retry would not cure.
+ */
+export function retryAfterOf(error: CalendarError | TransportError): number | undefined {
+  return RETRY_AFTER[error.code as keyof typeof RETRY_AFTER];
+}
+
+const RETRY_AFTER = { unavailable: 5, read_only: 30, outcome_unknown: 5, storage_full: 60 } as const satisfies Partial<Record<CalendarErrorCode, number>>;
 
 /** The body of a route or method that does not exist. */
 export function noRoute(t: Translator = ENGLISH): WireErrorBody {

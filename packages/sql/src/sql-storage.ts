@@ -23,6 +23,7 @@ import {
 import type { EvcalDatabase, VenuesTable } from './schema';
 import { countEvents } from './list-counts';
 import { guard, translate } from './sql-errors';
+import { runCommitted } from './transactions';
 import { sqlReadiness, tokenCollection, userCollection } from './account-collections';
 import { sqlChangeLog, sqlWebhookStore } from './sql-change-store';
 import { sqliteSearchIndexer, type SearchIndexerOptions } from './search-index';
@@ -168,7 +169,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     let bulk = false;
     let events = 0;
     try {
-      return await guard(() => root.transaction().execute(async (tx) => {
+      return await runCommitted(root, async (tx) => {
         const row = (await tx.executeQuery(NEXT_CHANGE)).rows[0]!;
         const state: TransactionState = newState(Number(row.value));
         result = await fn(tx, state);
@@ -183,7 +184,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
         // Best effort: the load has committed, and lists stay right (only slower) without it.
         if (bulk) await analyze().catch(() => undefined);
         return value;
-      }));
+      });
     } catch (error) {
       if (error === NOTHING_WRITTEN) return result as T;
       throw error;
@@ -220,7 +221,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     let events = 0;
     let committed = false;
     try {
-      await guard(() => inMemorySubjournals(root, (db) => db.transaction().execute(async (tx) => {
+      await inMemorySubjournals(root, (db) => runCommitted(db, async (tx) => {
         while (queue.length > 0 && outcomes.length < GROUP_LIMIT) {
           // The first write needs no savepoint: undone, it takes the transaction with it. A
           // savepoint costs SQLite a copy of every page the write changes (in a temporary file
@@ -255,7 +256,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
           // transaction only once the event loop has turned.
           if (queue.length === 0 && outcomes.length < GROUP_LIMIT) await new Promise((resolve) => setImmediate(resolve));
         }
-      })));
+      }));
       committed = true;
     } catch (error) {
       // Nothing of the group committed: the writes that had succeeded fail with the commit's

@@ -101,7 +101,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -278,7 +278,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -518,8 +518,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -642,7 +651,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -907,8 +916,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1172,8 +1190,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1293,8 +1320,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1554,8 +1590,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1674,7 +1719,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1935,8 +1980,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2196,8 +2250,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2317,8 +2380,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2574,8 +2646,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2714,7 +2795,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2912,8 +2993,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3035,7 +3125,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3258,8 +3348,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3481,8 +3580,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3602,8 +3710,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3827,8 +3944,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3946,7 +4072,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4169,8 +4295,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4392,8 +4527,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4513,8 +4657,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4738,8 +4891,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4878,7 +5040,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5036,8 +5198,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5159,7 +5330,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5342,8 +5513,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5525,8 +5705,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5646,8 +5835,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5831,8 +6029,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5950,7 +6157,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6133,8 +6340,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6316,8 +6532,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6437,8 +6662,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6622,8 +6856,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6768,7 +7011,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6896,8 +7139,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7014,7 +7266,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7167,8 +7419,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7320,8 +7581,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7441,8 +7711,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7596,8 +7875,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7740,7 +8028,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7868,8 +8156,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7986,7 +8283,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8139,8 +8436,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8292,8 +8598,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8413,8 +8728,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8568,8 +8892,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8728,7 +9061,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8853,7 +9186,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8978,7 +9311,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9082,7 +9415,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9181,7 +9514,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9311,8 +9644,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9411,7 +9753,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9543,8 +9885,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9675,8 +10026,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9771,8 +10131,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9905,8 +10274,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+                /** @description The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The storage is full (rest_insufficient_storage): nothing was written; reads still work */
+                507: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1,0 +1,110 @@
+// A PostgreSQL cluster of a test's own, on its own port, in a temporary directory: for the tests
+// that restart, stop or break the database under a running server (the machine's shared server
+// must not be restarted under other tests). Started with the machine's PostgreSQL binaries
+// (Debian: /usr/lib/postgresql/<major>/bin), as the `postgres` user when the test runs as root
+// (initdb refuses root), and removed when the test file ends.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The directory of PostgreSQL's server binaries on this machine, or undefined. */
+export function postgresBin(): string | undefined {
+  const fromEnv = process.env.EVCAL_TEST_POSTGRES_BIN;
+  if (fromEnv) return existsSync(join(fromEnv, 'initdb')) ? fromEnv : undefined;
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const majors = readdirSync(root).filter((m) => existsSync(join(root, m, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  return majors[0] ? join(root, majors[0], 'bin') : undefined;
+}
+
+/**
+ * Whether tests that start their own cluster run here. CI has the binaries (`.ci/run` installs
+ * PostgreSQL), so there a missing binary fails the test instead of skipping it.
+ */
+export const OWN_CLUSTER = postgresBin() !== undefined || Boolean(process.env.CI);
+if (!OWN_CLUSTER) console.warn('NOTICE: no PostgreSQL server binaries (initdb): the tests that restart their own cluster are skipped.');
+
+export interface PgCluster {
+  readonly port: number;
+  readonly dir: string;
+  /** A connection URL to `database` as the superuser `postgres` (trust authentication on loopback). */
+  url(database?: string): string;
+  /** Runs SQL through psql as the superuser and returns its unaligned output. */
+  psql(sql: string, database?: string): string;
+  /** `pg_ctl restart -m <mode>`: every connection is cut, the server comes back on the same port. */
+  restart(mode?: 'fast' | 'immediate'): void;
+  stop(mode?: 'fast' | 'immediate'): void;
+  start(): void;
+  /** Ends every client backend but this psql's (`pg_terminate_backend`); returns how many. */
+  terminateBackends(database?: string): number;
+  /** Stops the server and removes its directory. */
+  remove(): void;
+}
+
+/** Initialises and starts a cluster of the test's own. */
+export async function startPgCluster(options: { settings?: Readonly<Record<string, string | number>> } = {}): Promise<PgCluster> {
+  const bin = postgresBin();
+  if (!bin) throw new Error('PostgreSQL server binaries not found (set EVCAL_TEST_POSTGRES_BIN to the directory of initdb)');
+  const asRoot = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(tmpdir(), 'evcal-pg-'));
+  const data = join(dir, 'data');
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+  }
+  chmodSync(dir, 0o700);
+  const run = (command: string, args: readonly string[]): string => {
+    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), [...args]];
+    const result = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+    return result.stdout;
+  };
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  const port = await freePort();
+  const conf = {
+    port,
+    listen_addresses: "'127.0.0.1'",
+    unix_socket_directories: `'${dir}'`,
+    fsync: 'off',
+    full_page_writes: 'off',
+    max_connections: 100,
+    ...options.settings,
+  };
+  writeFileSync(join(data, 'postgresql.auto.conf'), Object.entries(conf).map(([k, v]) => `${k} = ${v}\n`).join(''));
+  if (asRoot) execFileSync('chown', ['postgres:postgres', join(data, 'postgresql.auto.conf')]);
+  const log = join(dir, 'server.log');
+  const ctl = (...args: string[]) => run('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', ...args]);
+  ctl('start');
+  const cluster: PgCluster = {
+    port,
+    dir,
+    url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    psql: (sql, database = 'postgres') => run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql]).trim(),
+    restart: (mode = 'fast') => { ctl('restart', '-m', mode); },
+    stop: (mode = 'fast') => { ctl('stop', '-m', mode); },
+    start: () => { ctl('start'); },
+    terminateBackends: (database = 'postgres') => Number(cluster.psql(
+      `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND datname = '${database}'`,
+    )),
+    remove: () => {
+      try { ctl('stop', '-m', 'immediate'); } catch { /* already stopped */ }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return cluster;
+}
+
+/** A TCP port nothing listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,72 @@
+// A pg Pool made safe for a server: a connection that fails (the server restarted, a backend
+// terminated, a network cut, a pooler that dropped it) fails the query it was running and is
+// discarded, instead of ending the process.
+//
+// pg emits 'error' on a Client whose connection fails, whether it is idle in the pool or
+// checked out by a query. The pool listens to its idle clients (and re-emits on itself); a
+// checked-out client has no listener while Kysely holds it, and an 'error' event without a
+// listener ends the process (`Unhandled 'error' event`). Listening on every client as it
+// connects covers both: the query in flight still rejects with the error, the pool drops the
+// client when it is released (it is no longer queryable), and the next query connects anew.
+
+/** What `watchPostgresPool` uses of a pg `Pool`. */
+export interface WatchablePool {
+  on(event: 'connect', listener: (client: WatchableClient) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** What `watchPostgresPool` uses of a pg `Client`. */
+export interface WatchableClient {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** Marks an error as a lost connection (see `isConnectionLoss`). */
+const CONNECTION_LOST = Symbol.for('evcal.sql.connectionLost');
+
+/**
+ * Listens for connection failures on every client of `pool`, idle or checked out, so that none
+ * ends the process; `onError` is told of each (once per failed connection). Call it once, right
+ * after making the pool (`openPostgresStorage` does).
+ */
+export function watchPostgresPool(pool: WatchablePool, onError: (error: Error) => void = () => undefined): void {
+  const seen = new WeakSet<Error>();
+  const report = (error: Error) => {
+    markConnectionLoss(error);
+    if (seen.has(error)) return;
+    seen.add(error);
+    onError(error);
+  };
+  // An idle client's error reaches the pool's listener too (pg-pool re-emits it): told once.
+  pool.on('error', report);
+  pool.on('connect', (client) => {
+    client.on('error', report);
+  });
+}
+
+/** Notes that `error` came from a failed connection (the queries it failed are to be answered 503). */
+export function markConnectionLoss(error: unknown): void {
+  if (typeof error === 'object' && error !== null && !(CONNECTION_LOST in error)) {
+    Object.defineProperty(error, CONNECTION_LOST, { value: true });
+  }
+}
+
+/**
+ * Whether a driver error is the loss of its connection: one `watchPostgresPool` saw, or one of
+ * the errors pg makes itself when a connection ends or cannot be had (they carry no code).
+ */
+export function isConnectionLoss(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  if (CONNECTION_LOST in error) return true;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' && PG_CONNECTION_MESSAGES.some((m) => message.startsWith(m));
+}
+
+/** The messages of the errors pg (8.x) and pg-pool raise, without a code, for a connection that ended or could not be made. */
+const PG_CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Cannot use a pool after calling end on the pool',
+];
