@@ -1,7 +1,8 @@
 // GET /healthz and GET /readyz, outside the API's addresses, for supervisors and load
 // balancers: healthz answers 200 while the process serves at all; readyz 200 only when the
 // storage answers within a few seconds at the schema this version writes, 503 otherwise (and
-// while the server is shutting down, so a balancer stops sending it requests).
+// while the server is shutting down, so a balancer stops sending it requests). A storage that
+// reads but refuses writes (a full disk) is ready, with `writable: false`: its reads go on.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Storage, StorageReadiness } from '@evcal/core';
 import { requestIdHeader } from './access-log';
@@ -40,13 +41,17 @@ export function healthRoutes(options: HealthOptions): (req: IncomingMessage, res
     }
     void readiness(options.storage, timeoutMs).then((r) => {
       // Logged when the answer changes, not on every probe.
-      const reason = r.ready ? undefined : `${r.reason}: ${r.detail}`;
+      const reason = 'reason' in r ? `${r.ready}: ${r.reason}: ${r.detail}` : undefined;
       if (reason !== lastReason) {
-        if (r.ready) options.logger.info('storage ready');
-        else options.logger.warn('storage not ready', { reason: r.reason, detail: r.detail });
+        if (!r.ready) options.logger.warn('storage not ready', { reason: r.reason, detail: r.detail });
+        else if (r.writable === false) options.logger.error('storage not writable: reads are served, writes refused', { reason: r.reason, detail: r.detail });
+        else options.logger.info('storage ready');
         lastReason = reason;
       }
-      send(res, req, r.ready ? 200 : 503, r.ready ? { status: 'ready' } : { status: 'unavailable', reason: r.reason });
+      // Ready but not writable stays 200, so that a balancer keeps sending it the reads it serves.
+      if (!r.ready) send(res, req, 503, { status: 'unavailable', reason: r.reason });
+      else if (r.writable === false) send(res, req, 200, { status: 'ready', writable: false, reason: r.reason });
+      else send(res, req, 200, { status: 'ready', writable: true });
     });
     return true;
   };

@@ -241,7 +241,10 @@ const STORAGE_FAULT_LOG: Readonly<Record<string, string>> = {
 /** The driver's or the file system's message behind a storage error. */
 function causeOf(error: Error): string {
   const cause = error.cause;
-  if (cause instanceof Error) return 'code' in cause && cause.code ? `${String(cause.code)}: ${cause.message}` : cause.message;
+  if (cause instanceof Error) {
+    const code = 'code' in cause && cause.code ? String(cause.code) : undefined;
+    return code && !cause.message.startsWith(code) ? `${code}: ${cause.message}` : cause.message;
+  }
   return cause === undefined ? error.message : String(cause);
 }
 

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Storage } from '@evcal/core';
-import { openJsonFileStorage } from '@evcal/file-json';
+import { freeBytesAt, openJsonFileStorage } from '@evcal/file-json';
 import { createMemoryStorage } from '@evcal/memory';
 // @evcal/sql and kysely (some 260 modules) are imported when a SQL storage is opened, not
 // before: a server on memory or a JSON file starts without loading them.
@@ -49,8 +49,30 @@ function fileOf(url: string, scheme: string): string {
   return path;
 }
 
-/** WAL pages between automatic checkpoints for `sqlite:` storage (SQLite's default is 1,000). */
+/**
+ * The most WAL pages between automatic checkpoints for `sqlite:` storage (SQLite's default is
+ * 1,000): on a volume with room to spare. A checkpoint writes each page once however often it
+ * changed since the last one and then syncs the file, so writes pay for fewer of them (a
+ * create's mean 1.73 → 1.30 ms on SQLite at 10k events, bench/sqlite/create-statements.mjs;
+ * docs/performance.md).
+ */
 export const WAL_CHECKPOINT_PAGES = 10_000;
+/** The fewest WAL pages between checkpoints, however little room the volume has. */
+export const WAL_CHECKPOINT_MIN_PAGES = 64;
+/** The share of a volume's free space the write-ahead log may take between checkpoints. */
+const WAL_SHARE_OF_FREE = 1 / 16;
+
+/**
+ * WAL pages between checkpoints for a volume with `freeBytes` free: a sixteenth of the free space,
+ * between WAL_CHECKPOINT_MIN_PAGES and WAL_CHECKPOINT_PAGES. A create adds about 16 pages to the
+ * log, and the log is only rewritten from its start after a checkpoint: sized for 40 MB it filled
+ * a small volume after a few dozen writes.
+ */
+export function walCheckpointPages(freeBytes: number | undefined, pageSize: number): number {
+  if (freeBytes === undefined) return WAL_CHECKPOINT_PAGES;
+  const pages = Math.floor((freeBytes * WAL_SHARE_OF_FREE) / pageSize);
+  return Math.max(WAL_CHECKPOINT_MIN_PAGES, Math.min(WAL_CHECKPOINT_PAGES, pages));
+}
 
 async function openSqlite(file: string): Promise<Storage> {
   const [{ createSqlStorage, loadBetterSqlite3, migrate, withStatementCache }, { Kysely, SqliteDialect }] = await Promise.all([import('@evcal/sql'), import('kysely')]);
@@ -67,16 +89,17 @@ async function openSqlite(file: string): Promise<Storage> {
   // process crash (an OS crash may lose the last transactions).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  // A checkpoint every 10,000 WAL pages (about 40 MB) instead of SQLite's 1,000: a checkpoint
-  // writes each page once however often it changed since the last one and then syncs the file,
-  // so writes pay for fewer of them (a create's mean 1.73 → 1.30 ms on SQLite at 10k events,
-  // bench/sqlite/create-statements.mjs; docs/performance.md).
-  sqlite.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+  // Checkpoints sized for the volume, and the log cut back to that size after each one (SQLite
+  // otherwise keeps the file at the largest it ever grew).
+  const freeBytes = path === ':memory:' ? () => undefined : () => freeBytesAt(dirname(path));
+  const pages = walCheckpointPages(freeBytes(), Number(sqlite.pragma('page_size', { simple: true })));
+  sqlite.pragma(`wal_autocheckpoint = ${pages}`);
+  sqlite.pragma(`journal_size_limit = ${pages * Number(sqlite.pragma('page_size', { simple: true }))}`);
   // Prepared statements reused rather than prepared again for every query.
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   await migrate(db);
   // The change counter read on the database directly between transactions: a 304 without a query through Kysely.
-  return createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true, sqliteDatabase: sqlite });
+  return createSqlStorage({ db, dialect: 'sqlite', destroyOnClose: true, sqliteDatabase: sqlite, freeBytes });
 }
 
 async function openPostgres(url: string, options: OpenStorageOptions): Promise<Storage> {

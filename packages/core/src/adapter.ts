@@ -16,6 +16,8 @@ export type {
 } from './storage/change-store';
 export { storageError, isStorageConflict, isStorageFault } from './storage/storage-errors';
 export type { StorageErrorCode } from './storage/storage-errors';
+export { writeFaults, FREED } from './storage/write-faults';
+export type { WriteFaults, WriteFaultsOptions } from './storage/write-faults';
 export { CalendarError, isCalendarError } from './errors';
 export type { CalendarErrorCode } from './errors';
 export { msg } from './messages';

@@ -1,4 +1,4 @@
 // @evcal/file-json: the calendar as one JSON document on disk.
-export { openJsonFileStorage } from './json-file-storage';
+export { freeBytesAt, openJsonFileStorage } from './json-file-storage';
 export type { JsonFileStorageOptions } from './json-file-storage';
 export type { FileSystemLike, FileHandleLike, FileStatLike } from './file-system';

@@ -3,7 +3,8 @@
 // queried by the core engine; every committed transaction rewrites the file atomically before
 // it is acknowledged. The first write takes a lock that keeps other processes from writing;
 // they can still read, and every read re-reads the file when another process changed it.
-import { datasetJsonBytes, decodeDataset, isCalendarError, storageError, type Storage, type StorageReadiness } from '@evcal/core/adapter';
+import { datasetJsonBytes, decodeDataset, isCalendarError, storageError, writeFaults, type Storage, type StorageReadiness } from '@evcal/core/adapter';
+import { statfsSync } from 'node:fs';
 import { createMemoryStorage, type MemorySnapshot } from '@evcal/memory';
 import { dirname } from 'node:path';
 import { atomicWrite } from './atomic-write';
@@ -15,6 +16,12 @@ export interface JsonFileStorageOptions {
   readonly path: string;
   /** The file operations to use. @default node:fs/promises */
   readonly fs?: FileSystemLike;
+  /**
+   * The bytes free on the file's volume, or undefined when unknown: after a write failed for
+   * want of room, readiness counts the storage writable again once room was made.
+   * @default statfs of the file's directory with node:fs, unknown with another `fs`
+   */
+  readonly freeBytes?: () => number | undefined;
 }
 
 const EMPTY: MemorySnapshot = { events: [], venues: [], organizers: [], categories: [], tags: [], sequences: { post: 0, term: 0, change: 0 } };
@@ -42,6 +49,9 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
   let closed = false;
   /** The JSON of each stored record, so that a write encodes only what changed (datasetJsonBytes). */
   const encoded = new WeakMap<object, Uint8Array>();
+  const freeBytes = options.freeBytes ?? (fs === nodeFileSystem ? () => freeBytesAt(dirname(path)) : undefined);
+  // Writes that failed for want of room or permission: readiness says so until that changes.
+  const faults = writeFaults(freeBytes ? { freeBytes } : {});
 
   const memory = createMemoryStorage({
     // Runs in the committing transaction's turn: no other transaction starts before it ends.
@@ -51,10 +61,11 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
         await atomicWrite(fs, path, datasetJsonBytes(m.snapshot(), encoded), (written) => {
           known = [...known.slice(-3), written];
         });
+        faults.succeeded();
       } catch (error) {
         // Memory holds a commit the file does not: back to the file's state, still in this turn.
         await refresh(true);
-        throw error;
+        throw fileStorageError(error);
       }
     },
   });
@@ -82,14 +93,19 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
     if (closed) throw storageError('unavailable', new Error('evcal/file-json: storage is closed'));
     // One acquisition shared by concurrent transactions; a refused one may be retried later.
     lock ??= fs.mkdir(dirname(path), { recursive: true }).then(() => acquireLock(fs, path));
-    await lock.catch((error: unknown) => {
-      lock = undefined;
+    try {
+      await lock.catch((error: unknown) => {
+        lock = undefined;
+        throw fileStorageError(error);
+      });
+      await refresh();
+      // A transaction that fails leaves memory as it was (memory transactions are atomic); one
+      // whose file could not be written is taken back in onCommit.
+      return await memory.transaction(fn);
+    } catch (error) {
+      faults.failed(error);
       throw error;
-    });
-    await refresh();
-    // A transaction that fails leaves memory as it was (memory transactions are atomic); one
-    // whose file could not be written is taken back in onCommit.
-    return memory.transaction(fn);
+    }
   };
 
   const wrap = <K extends Part>(name: K): Storage[K] => {
@@ -137,7 +153,7 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
       if (closed) return { ready: false, reason: 'unreachable', detail: 'the storage is closed' };
       try {
         await refresh();
-        return { ready: true };
+        return faults.readiness();
       } catch (error) {
         // A file system error (EACCES, EIO…) means unreachable; anything else, a file that is not a calendar.
         const unreachable = !isCalendarError(error) && errorCode(error) !== undefined;
@@ -166,4 +182,27 @@ async function statOrUndefined(fs: FileSystemLike, path: string): Promise<FileSt
 function sameFile(a: FileStatLike | undefined, b: FileStatLike | undefined): boolean {
   if (!a || !b) return a === b;
   return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+/**
+ * A file system's failure as a storage error: no room (ENOSPC, a quota) is `full`, a read-only
+ * file system or a file this process may not write is `read_only`, an I/O error `unavailable`;
+ * anything else is left as it is.
+ */
+function fileStorageError(error: unknown): unknown {
+  const code = errorCode(error);
+  if (code === 'ENOSPC' || code === 'EDQUOT') return storageError('full', error);
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return storageError('read_only', error);
+  if (code === 'EIO' || code === 'EMFILE' || code === 'ENFILE' || code === 'EBUSY') return storageError('unavailable', error);
+  return error;
+}
+
+/** The bytes free to this process on the volume holding `dir`, or undefined when it cannot tell. */
+export function freeBytesAt(dir: string): number | undefined {
+  try {
+    const s = statfsSync(dir);
+    return Number(s.bavail) * Number(s.bsize);
+  } catch {
+    return undefined;
+  }
 }

@@ -12,7 +12,7 @@ import type {
   EventCollection, EventQuery, EventRecord, LinkedPostCollection, LinkedPostQuery, OrganizerRecord, PostStatus,
   Storage, StorageTransaction, Taxonomy, TermCollection, TermQuery, TermRecord, VenueRecord,
 } from '@evcal/core/adapter';
-import { foldText, storageError } from '@evcal/core/adapter';
+import { foldText, storageError, writeFaults } from '@evcal/core/adapter';
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import { eventOrder, eventsOf, eventWhere, linkWalk, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
 import { sqlDialect, storableEventIds, storableIds, type DialectName, type SqlDialect } from './dialect';
@@ -51,6 +51,13 @@ export interface SqlStorageOptions {
    * query through Kysely (about 5 µs of CPU a request).
    */
   readonly sqliteDatabase?: SqliteCounterSource;
+  /**
+   * The bytes free on the database's volume (SQLite), or undefined when unknown: after a write
+   * failed for want of room, readiness counts the storage writable again once room was made,
+   * without waiting for a write to try.
+   * @default unknown
+   */
+  readonly freeBytes?: () => number | undefined;
 }
 
 /** What the storage uses of a better-sqlite3 database to read its change counter synchronously. */
@@ -79,6 +86,8 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   // SQLite: the search index is merged after writes, not by them (search-index.ts).
   const searchIndex = options.dialect === 'sqlite' ? sqliteSearchIndexer(root, options.searchMerge) : undefined;
   const statements = compiledStatements();
+  // Writes that failed for want of room or permission: readiness says so until that changes.
+  const faults = writeFaults(options.freeBytes ? { freeBytes: options.freeBytes } : {});
   /** A table of the storage, named with its schema (SQL written out, not through Kysely's builder). */
   const tableId = (name: string) => (options.schema ? sql.id(options.schema, name) : sql.id(name));
   // The statements every request and every write runs, built once: building a query through
@@ -146,7 +155,10 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       },
       lastChange: tx ? () => guard(async () => Number((await db.executeQuery(LAST_CHANGE)).rows[0]!.value)) : sharedRead,
       ...(changeNow && !tx ? { changeNow } : {}),
-      readiness: () => sqlReadiness(options.db, options.schema),
+      readiness: async () => {
+        const readable = await sqlReadiness(options.db, options.schema);
+        return readable.ready ? faults.readiness() : readable;
+      },
       // A transaction inside a transaction joins it.
       transaction: (fn) => (tx ? fn(self as StorageTransaction) : transaction((t, state) => fn(over(t, state) as StorageTransaction))),
       close: async () => {
@@ -180,6 +192,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
         events = state.events;
         return result;
       }).then(async (value) => {
+        faults.succeeded();
         if (events) searchIndex?.wrote(events);
         // Best effort: the load has committed, and lists stay right (only slower) without it.
         if (bulk) await analyze().catch(() => undefined);
@@ -187,6 +200,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       });
     } catch (error) {
       if (error === NOTHING_WRITTEN) return result as T;
+      faults.failed(error);
       throw error;
     }
   }
@@ -238,6 +252,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
             outcome.ok = true;
           } catch (error) {
             outcome.value = translate(error);
+            faults.failed(outcome.value);
           }
           if (outcome.ok && state!.wrote) {
             bulk ||= state!.inserted >= BULK_INSERTS;
@@ -258,7 +273,9 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
         }
       }));
       committed = true;
+      faults.succeeded();
     } catch (error) {
+      faults.failed(error);
       // Nothing of the group committed: the writes that had succeeded fail with the commit's
       // (or the lost transaction's) error; the write that was running when it was lost too.
       // (FIRST_UNDONE: the group was its first write alone, which keeps its own outcome.)

@@ -112,10 +112,13 @@ export interface TokenCollection {
 /**
  * Whether a storage can serve requests now: `unreachable` when it cannot be read (a database
  * down, a file gone), `schema` when it is reachable but not at the schema this version
- * writes (migrations not applied). `detail` is for operators' logs.
+ * writes (migrations not applied). A storage that reads but refuses writes is ready with
+ * `writable: false`: `full` (its last write found no room, and none has been made since) or
+ * `read_only`. `detail` is for operators' logs.
  */
 export type StorageReadiness =
-  | { readonly ready: true }
+  | { readonly ready: true; readonly writable?: true }
+  | { readonly ready: true; readonly writable: false; readonly reason: 'full' | 'read_only'; readonly detail: string }
   | { readonly ready: false; readonly reason: 'unreachable' | 'schema'; readonly detail: string };
 
 /**
