@@ -8,8 +8,8 @@ export async function createApp(): Promise<Express> {
   const calendar = await createDemoCalendar();
   const handler = createFetchHandler(calendar, {
     basePath: '/api', // the mount path below, so links in responses point under /api
-    // Demo credentials: `Authorization: Bearer secret` acts as an administrator.
-    authenticate: bearerTokens({ secret: { id: 1, role: 'administrator' } }),
+    // Demo credentials: `Authorization: Bearer demo-admin-token` acts as an administrator.
+    authenticate: bearerTokens({ 'demo-admin-token': { id: 1, role: 'administrator' } }),
   });
 
   const app = express();

@@ -42,7 +42,7 @@ describe('Express example', () => {
   it('creates an event from a JSON body that express.json() already parsed', async () => {
     const res = await fetch(`${api}/events`, {
       method: 'POST',
-      headers: { authorization: 'Bearer secret', 'content-type': 'application/json' },
+      headers: { authorization: 'Bearer demo-admin-token', 'content-type': 'application/json' },
       body: JSON.stringify(event),
     });
     expect(res.status).toBe(201);
@@ -54,7 +54,7 @@ describe('Express example', () => {
   it('creates an event from a form body, which express.json() leaves to evcal', async () => {
     const res = await fetch(`${api}/events`, {
       method: 'POST',
-      headers: { authorization: 'Bearer secret' },
+      headers: { authorization: 'Bearer demo-admin-token' },
       body: new URLSearchParams({ ...event, title: 'Zine Fair' }),
     });
     expect(res.status).toBe(201);

@@ -7,8 +7,8 @@ import { createDemoCalendar } from './calendar';
 export async function createApp(): Promise<FastifyInstance> {
   const calendar = await createDemoCalendar();
   const handler = createFetchHandler(calendar, {
-    // Demo credentials: `Authorization: Bearer secret` acts as an administrator.
-    authenticate: bearerTokens({ secret: { id: 1, role: 'administrator' } }),
+    // Demo credentials: `Authorization: Bearer demo-admin-token` acts as an administrator.
+    authenticate: bearerTokens({ 'demo-admin-token': { id: 1, role: 'administrator' } }),
   });
 
   const app = Fastify();

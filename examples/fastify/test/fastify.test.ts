@@ -45,7 +45,7 @@ describe('Fastify example', () => {
   it('creates an event from a JSON body with a bearer token', async () => {
     const res = await fetch(`${api}/events`, {
       method: 'POST',
-      headers: { authorization: 'Bearer secret', 'content-type': 'application/json' },
+      headers: { authorization: 'Bearer demo-admin-token', 'content-type': 'application/json' },
       body: JSON.stringify(event),
     });
     expect(res.status).toBe(201);
@@ -57,7 +57,7 @@ describe('Fastify example', () => {
   it('creates an event from a form body (Fastify alone would refuse it with 415)', async () => {
     const res = await fetch(`${api}/events`, {
       method: 'POST',
-      headers: { authorization: 'Bearer secret' },
+      headers: { authorization: 'Bearer demo-admin-token' },
       body: new URLSearchParams({ ...event, title: 'Zine Fair' }),
     });
     expect(res.status).toBe(201);
@@ -67,7 +67,7 @@ describe('Fastify example', () => {
   it('answers malformed JSON with evcal\'s rest_invalid_json', async () => {
     const res = await fetch(`${api}/events`, {
       method: 'POST',
-      headers: { authorization: 'Bearer secret', 'content-type': 'application/json' },
+      headers: { authorization: 'Bearer demo-admin-token', 'content-type': 'application/json' },
       body: '{"title":',
     });
     expect(res.status).toBe(400);

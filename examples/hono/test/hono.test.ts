@@ -48,7 +48,7 @@ describe('Hono example', () => {
   it('creates an event with a bearer token', async () => {
     const res = await fetch(`${api}/events`, {
       method: 'POST',
-      headers: { authorization: 'Bearer secret', 'content-type': 'application/json' },
+      headers: { authorization: 'Bearer demo-admin-token', 'content-type': 'application/json' },
       body: JSON.stringify(event),
     });
     expect(res.status).toBe(201);

@@ -25,7 +25,7 @@ describe('Next.js example', () => {
   it('creates an event with a bearer token', async () => {
     const res = await POST(new Request(`${api}/events`, {
       method: 'POST',
-      headers: { authorization: 'Bearer secret', 'content-type': 'application/json' },
+      headers: { authorization: 'Bearer demo-admin-token', 'content-type': 'application/json' },
       body: JSON.stringify(event),
     }));
     expect(res.status).toBe(201);

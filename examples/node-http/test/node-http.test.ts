@@ -37,7 +37,7 @@ describe('node:http example', () => {
   it('creates an event with a bearer token', async () => {
     const res = await fetch(`${api}/events`, {
       method: 'POST',
-      headers: { authorization: 'Bearer secret', 'content-type': 'application/json' },
+      headers: { authorization: 'Bearer demo-admin-token', 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'Poetry Slam', start_date: '2031-05-06 20:00:00', end_date: '2031-05-06 22:00:00' }),
     });
     expect(res.status).toBe(201);

@@ -109,7 +109,7 @@ Options of migrate (see docs/migrating.md):
 
 Examples:
   evcal serve --demo
-  evcal serve --port 0 --timezone Europe/Rome --user 1:administrator:s3cret --seed calendar.json
+  evcal serve --port 0 --timezone Europe/Rome --user 1:administrator:change-me-please --seed calendar.json
   DATABASE_URL='postgres://evcal:secret@db.internal/evcal?schema=calendar' evcal serve --config /etc/evcal/evcal.toml
   evcal users add ada --role editor && evcal tokens create --user ada --basic --expires 1y
   evcal serve --base-path /wp-json --namespace tribe/events/v1 --storage sqlite:./data/site.db

@@ -9,7 +9,7 @@ import {
   type Principal, type Storage, type WebhookDispatcher,
 } from '@evcal/core';
 import {
-  accountCredentials, anonymousWithoutAuthorization, createFetchHandler, createLanguageHandler, createWebhookSender, memoryCredentialFailureLimit, memoryRateLimit,
+  accountCredentials, anonymousWithoutAuthorization, createFetchHandler, weakSecret, createLanguageHandler, createWebhookSender, memoryCredentialFailureLimit, memoryRateLimit,
   type Authenticate, type FetchHandlerOptions, type HandlerRequest,
 } from '@evcal/http';
 import { incomingMessageOf, toNodeHandler } from '@evcal/http/node';
@@ -255,6 +255,8 @@ export function parseUser(spec: string): ServeUser {
   if (Number(m[1]) < 1 || Number(m[1]) > MAX_ID) throw new Error(`--user ${spec}: the id must be between 1 and ${MAX_ID}`);
   const role = m[2]!;
   if (!(role in DEFAULT_ROLES)) throw new Error(`--user ${spec}: unknown role "${role}" (one of ${Object.keys(DEFAULT_ROLES).join(', ')})`);
+  const weak = weakSecret(m[3]!);
+  if (weak) throw new Error(`--user ${m[1]}:${role}:…: the token ${weak}`);
   return { id: Number(m[1]), role, token: m[3]! };
 }
 

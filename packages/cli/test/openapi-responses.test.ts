@@ -19,7 +19,7 @@ const POSTGRES_URL = process.env.EVCAL_TEST_POSTGRES_URL;
 if (!POSTGRES_URL) console.warn('NOTICE: EVCAL_TEST_POSTGRES_URL is not set: the /doc response tests on PostgreSQL are skipped.');
 
 const ADMIN = 'tok-admin';
-const SUBSCRIBER = 'tok-sub';
+const SUBSCRIBER = 'tok-subscriber';
 
 const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'evcal-doc-'));

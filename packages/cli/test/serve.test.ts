@@ -10,7 +10,7 @@ import { CLI, needBuiltCli, ORIGIN_RE, REPO, spawnServe, startServe } from './su
 
 needBuiltCli();
 
-const USERS = ['1:administrator:tok-admin', '2:editor:tok-editor', '3:author:tok-author', '5:subscriber:tok-sub'];
+const USERS = ['1:administrator:tok-admin', '2:editor:tok-editor', '3:author:tok-author', '5:subscriber:tok-subscriber'];
 const userArgs = USERS.flatMap((u) => ['--user', u]);
 
 /** Runs `evcal serve` expecting it to stop by itself; a server that starts listening instead is stopped and reported. */
@@ -147,7 +147,7 @@ describe('evcal serve', { timeout: 30_000 }, () => {
       { who: 'an administrator', token: 'tok-admin', status: 201 },
       { who: 'an editor', token: 'tok-editor', status: 201 },
       { who: 'an author', token: 'tok-author', status: 403 },
-      { who: 'a subscriber', token: 'tok-sub', status: 403 },
+      { who: 'a subscriber', token: 'tok-subscriber', status: 403 },
     ])('gives each token its role: $who creating a tag gets $status', async ({ token, status }) => {
       const server = await startServe(userArgs);
       expect((await call(`${server.api}/tags`, { json: { name: `Tag ${token}` }, token })).status).toBe(status);
@@ -300,10 +300,18 @@ describe('evcal serve', { timeout: 30_000 }, () => {
       expect(res.stderr).not.toContain('s3cret-pw');
     });
 
+    it('a --user token too short to be a secret: refused at start, the token not echoed', async () => {
+      const res = await runToExit(['--user', '1:administrator:tok-admin', '--user', '2:editor:short']);
+      expect(res.listened).toBe(false);
+      expect(res.code).not.toBe(0);
+      expect(res.stderr).toContain('--user 2:editor:…: the token has 5 characters, fewer than 8');
+      expect(res.stderr).not.toContain('short');
+    });
+
     it.each(['alice', '1:administrator', '1:administrator:', 'x:administrator:tok', '1:wizard:tok', ':editor:tok'])(
       'a malformed --user %j: a clear error and a non-zero exit',
       async (spec) => {
-        const res = await runToExit(['--user', '1:administrator:ok', '--user', spec]);
+        const res = await runToExit(['--user', '1:administrator:tok-admin', '--user', spec]);
         expect(res.listened).toBe(false);
         expect(res.code).not.toBe(0);
         expect(res.stderr).toContain('--user');

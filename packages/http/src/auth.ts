@@ -49,9 +49,13 @@ type TokenTable = ReadonlyMap<string, Principal> | Readonly<Record<string, Princ
 /**
  * Bearer-token authentication over a fixed table: `Authorization: Bearer <token>` acts as
  * that token's principal; no Authorization header is anonymous; anything else is 401.
+ *
+ * Throws when a token is empty, shorter than MIN_SECRET_LENGTH or the text of a missing value
+ * (`"undefined"`, `"null"`: what `{ [process.env.ADMIN_TOKEN!]: admin }` makes when the variable
+ * is not set), naming the entry by its principal: a missing secret never becomes a credential.
  */
 export function bearerTokens(tokens: TokenTable, options: BearerTokenOptions = {}): Authenticate {
-  const table = tableOf(tokens);
+  const table = tableOf(tokens, 'bearerTokens');
   return anonymousWithoutAuthorization((request: HandlerRequest) => {
     const credentials = credentialsOf(request);
     if (credentials === undefined) return undefined;
@@ -82,7 +86,7 @@ export interface AccountCredentialsOptions {
 export function accountCredentials(
   accounts: Pick<Accounts, 'verifyBearer' | 'verifyApplicationPassword'>, options: AccountCredentialsOptions = {},
 ): Authenticate {
-  const table = tableOf(options.tokens ?? {});
+  const table = tableOf(options.tokens ?? {}, 'accountCredentials tokens');
   return anonymousWithoutAuthorization(async (request: HandlerRequest) => {
     const credentials = credentialsOf(request);
     if (credentials === undefined) return undefined;
@@ -145,6 +149,29 @@ const BASIC_REFUSALS = {
   incorrect_password: () => new CalendarError('incorrect_password', msg('The provided password is an invalid application password.')),
 };
 
-function tableOf(tokens: TokenTable): ReadonlyMap<string, Principal> {
-  return tokens instanceof Map ? tokens : new Map(Object.entries(tokens));
+/** The fewest characters a fixed secret may have. */
+export const MIN_SECRET_LENGTH = 8;
+
+/** What a missing value becomes as an object key or in a template string. */
+const MISSING_VALUES = new Set(['undefined', 'null', 'NaN', '[object Object]']);
+
+/**
+ * Why `secret` cannot be a credential, or undefined when it can: empty or blank, the text of a
+ * missing value, or shorter than MIN_SECRET_LENGTH.
+ */
+export function weakSecret(secret: unknown): string | undefined {
+  if (typeof secret !== 'string' || secret.trim() === '') return 'is empty';
+  if (MISSING_VALUES.has(secret.trim())) return `is the text "${secret.trim()}" (a variable that is not set?)`;
+  if (secret.length < MIN_SECRET_LENGTH) return `has ${secret.length} characters, fewer than ${MIN_SECRET_LENGTH}`;
+  return undefined;
+}
+
+function tableOf(tokens: TokenTable, where: string): ReadonlyMap<string, Principal> {
+  const table = tokens instanceof Map ? tokens : new Map(Object.entries(tokens));
+  for (const [secret, principal] of table) {
+    const weak = weakSecret(secret);
+    // The entry is named by whom it stands for, never by its secret.
+    if (weak) throw new TypeError(`${where}: the token of user ${principal.id}${principal.role ? ` (${principal.role})` : ''} ${weak}; refusing to use it as a credential`);
+  }
+  return table;
 }

@@ -8,7 +8,7 @@ export { createLanguageHandler } from './language-handler';
 export type { LanguageHandlerOptions } from './language-handler';
 export { LANGUAGES, translator } from './i18n/translator';
 export type { Catalogue, Translator } from './i18n/translator';
-export { accountCredentials, anonymousWithoutAuthorization, bearerTokens, invalidCredentials } from './auth';
+export { accountCredentials, anonymousWithoutAuthorization, bearerTokens, invalidCredentials, MIN_SECRET_LENGTH, weakSecret } from './auth';
 export type { AccountCredentialsOptions, Authenticate, BearerTokenOptions } from './auth';
 export { memoryCredentialFailureLimit } from './credential-limit';
 export type { CredentialFailureLimit, MemoryCredentialFailureLimitOptions } from './credential-limit';

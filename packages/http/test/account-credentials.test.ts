@@ -17,7 +17,7 @@ async function setup(options: Partial<FetchHandlerOptions> = {}) {
   const password = (await accounts.tokens.create({ user: 'ada', kind: 'application-password' })).token;
   const bearer = await accounts.tokens.create({ user: 'ada' });
   const handler = createFetchHandler(createCalendar({ storage }), {
-    authenticate: accountCredentials(accounts, { tokens: { fixed: { id: 9, role: 'administrator' } } }),
+    authenticate: accountCredentials(accounts, { tokens: { 'fixed-token': { id: 9, role: 'administrator' } } }),
     ...options,
   });
   const send = async (authorization: string | undefined, { method = 'GET', body, from = '192.0.2.1' }: { method?: string; body?: unknown; from?: string } = {}) => {
@@ -59,8 +59,8 @@ describe('accountCredentials', () => {
     expect((await send(`Bearer ${bearer.token}`, { method: 'POST', body: EVENT })).status).toBe(201);
     await accounts.tokens.revoke(bearer.record.id);
     expect(await send(`Bearer ${bearer.token}`)).toMatchObject({ status: 401, json: { code: 'rest_invalid_token' } });
-    expect((await send('Bearer fixed', { method: 'POST', body: EVENT })).json.author).toBe('9');
-    expect((await send(basic('anyone', 'fixed'), { method: 'POST', body: EVENT })).status).toBe(201);
+    expect((await send('Bearer fixed-token', { method: 'POST', body: EVENT })).json.author).toBe('9');
+    expect((await send(basic('anyone', 'fixed-token'), { method: 'POST', body: EVENT })).status).toBe(201);
     expect(await send('Digest x')).toMatchObject({ status: 401, json: { code: 'rest_invalid_token' } });
   });
 });

@@ -13,7 +13,7 @@ afterEach(() => servers.splice(0).forEach((s) => s.close()));
 
 async function start(middleware: (req: IncomingMessage & { body?: unknown }, done: () => void) => void): Promise<string> {
   const calendar = createCalendar({ storage: createMemoryStorage() });
-  const node = toNodeHandler(createFetchHandler(calendar, { authenticate: bearerTokens({ t: { id: 1, role: 'administrator' } }) }));
+  const node = toNodeHandler(createFetchHandler(calendar, { authenticate: bearerTokens({ 'tok-admin': { id: 1, role: 'administrator' } }) }));
   const server = createServer((req: IncomingMessage & { body?: unknown }, res: ServerResponse) => middleware(req, () => node(req, res)));
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -21,7 +21,7 @@ async function start(middleware: (req: IncomingMessage & { body?: unknown }, don
 }
 
 const form = new URLSearchParams({ venue: 'Hall', city: 'Rome' }).toString();
-const headers = { authorization: 'Bearer t', 'content-type': 'application/x-www-form-urlencoded' };
+const headers = { authorization: 'Bearer tok-admin', 'content-type': 'application/x-www-form-urlencoded' };
 
 describe('toNodeHandler with a body another middleware saw', () => {
   it('reads the stream when a parser set req.body = {} without reading it (body-parser 1)', async () => {

@@ -150,14 +150,14 @@ describe('application-password style credentials (bearerTokens with basic: true)
   });
 
   it('refuses a wrong password, malformed credentials, and Basic when not enabled', async () => {
-    const on = await setup({ authenticate: bearerTokens({ secret: { id: 1, role: 'administrator' } }, { basic: true }) });
+    const on = await setup({ authenticate: bearerTokens({ 'secret-password': { id: 1, role: 'administrator' } }, { basic: true }) });
     for (const header of [basic('admin', 'wrong'), 'Basic !!!', `Basic ${btoa('no-colon')}`]) {
       const res = await draftRead(on, header);
       expect(res.status, header).toBe(401);
       expect(((await res.json()) as { code: string }).code).toBe('rest_invalid_token');
     }
-    const off = await setup({ authenticate: bearerTokens({ secret: { id: 1, role: 'administrator' } }) });
-    expect((await draftRead(off, basic('admin', 'secret'))).status).toBe(401);
+    const off = await setup({ authenticate: bearerTokens({ 'secret-password': { id: 1, role: 'administrator' } }) });
+    expect((await draftRead(off, basic('admin', 'secret-password'))).status).toBe(401);
     // Anonymous callers may not ask for drafts at all.
     expect((await draftRead(on)).status).toBe(400);
   });

@@ -6,7 +6,7 @@ import { feedRoutes, routes, syncRoutes } from '../../src/index';
 export const NOW = Date.UTC(2026, 10, 22, 12);
 export const ORIGIN = 'http://cal.test';
 export const TOKENS = {
-  't-admin': { id: 1, role: 'administrator' }, 't-editor': { id: 2, role: 'editor' },
+  't-administrator': { id: 1, role: 'administrator' }, 't-editor': { id: 2, role: 'editor' },
   't-author': { id: 3, role: 'author' }, 't-contributor': { id: 4, role: 'contributor' }, 't-subscriber': { id: 5, role: 'subscriber' },
 };
 
@@ -69,7 +69,7 @@ export const request: fc.Arbitrary<FuzzRequest> = fc.record({
   params: fc.dictionary(fc.constantFrom(...ARG_NAMES), value, { maxKeys: 6 }),
   encoding: fc.constantFrom('query', 'json', 'form', 'raw'),
   raw: fc.oneof(fc.constantFrom('{"title":', '[1,2]', 'null', '"x"', '{"title":"A","start_date":"now","end_date":"now"}', '\u0000', ''), fc.string({ maxLength: 40 })),
-  token: fc.constantFrom(undefined, 't-admin', 't-editor', 't-author', 't-contributor', 't-subscriber', 'not-a-token'),
+  token: fc.constantFrom(undefined, 't-administrator', 't-editor', 't-author', 't-contributor', 't-subscriber', 'not-a-token'),
 });
 
 /** PHP-style pairs of nested values: a[0]=x, a[b]=y. */

@@ -6,8 +6,8 @@ import { createDemoCalendar } from '../../../src/calendar';
 const calendar = await createDemoCalendar();
 const handler = createFetchHandler(calendar, {
   basePath: '/api', // where this route lives, so links in responses point under /api
-  // Demo credentials: `Authorization: Bearer secret` acts as an administrator.
-  authenticate: bearerTokens({ secret: { id: 1, role: 'administrator' } }),
+  // Demo credentials: `Authorization: Bearer demo-admin-token` acts as an administrator.
+  authenticate: bearerTokens({ 'demo-admin-token': { id: 1, role: 'administrator' } }),
 });
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = toNextHandlers(handler);
