@@ -5,7 +5,11 @@
 //
 //   node scripts/conformance.mjs                 memory storage (or EVCAL_STORAGE=json|sqlite|postgres://…)
 //   node scripts/conformance.mjs --all-storages  memory, json, sqlite, and PostgreSQL when
-//                                                EVCAL_TEST_POSTGRES_URL is set
+//                                                EVCAL_TEST_POSTGRES_URL is set: through
+//                                                PgBouncer in transaction pooling mode when
+//                                                EVCAL_TEST_PGBOUNCER_URL names one in front of
+//                                                it (CI does: .ci/run), which a server reaching
+//                                                PostgreSQL directly passes a fortiori
 //   node scripts/conformance.mjs --update        rewrite the list from this run (keeps notes)
 //   node scripts/conformance.mjs cases/terms.test.mjs   only some files
 //
@@ -46,8 +50,9 @@ const files = only.length
   ? only.map((f) => resolve(suite, f))
   : readdirSync(join(suite, 'cases')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => join(suite, 'cases', f));
 const expected = existsSync(expectationsFile) ? JSON.parse(readFileSync(expectationsFile, 'utf8')) : {};
+const postgres = process.env.EVCAL_TEST_PGBOUNCER_URL || process.env.EVCAL_TEST_POSTGRES_URL;
 const storages = args.includes('--all-storages')
-  ? ['memory', 'json', 'sqlite', ...(process.env.EVCAL_TEST_POSTGRES_URL ? [process.env.EVCAL_TEST_POSTGRES_URL] : [])]
+  ? ['memory', 'json', 'sqlite', ...(postgres ? [postgres] : [])]
   : [process.env.EVCAL_STORAGE ?? 'memory'];
 if (args.includes('--all-storages') && !process.env.EVCAL_TEST_POSTGRES_URL) {
   console.log('NOTICE: EVCAL_TEST_POSTGRES_URL is not set: the conformance suite does not run on PostgreSQL.');
@@ -111,5 +116,6 @@ function runSuite(storage) {
 
 /** The storage for messages, without a password. */
 function label(storage) {
-  return storage.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+  const pooled = storage === process.env.EVCAL_TEST_PGBOUNCER_URL ? ' through PgBouncer' : '';
+  return storage.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@') + pooled;
 }

@@ -1,5 +1,5 @@
 // Versioned migrations, written as code, and `migrate` to bring a database to the latest one.
-import type { Kysely } from 'kysely';
+import { sql, SqliteAdapter, type Kysely } from 'kysely';
 import { initial } from './0001-initial';
 import { listPaths } from './0002-list-paths';
 import { revisions } from './0003-revisions';
@@ -52,24 +52,51 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
  * (none when already there; safe to call on every start). On PostgreSQL with `schema`, that
  * schema is created if missing and holds every table.
  *
- * Runs in one transaction under the dialect's migration lock (a session advisory lock on
- * PostgreSQL, released after the commit), so concurrent starts apply each migration once and
- * a failed one leaves nothing. Kysely's Migrator is not used: it introspects every table of
- * the database to find its own, which grows slow on a shared database.
+ * A database already at the latest schema is only read: no lock, no write (so servers start
+ * at once, and a read-only standby too). Otherwise the migrations run in one transaction; on
+ * PostgreSQL that transaction first takes a transaction-level advisory lock for the schema
+ * (`pg_advisory_xact_lock`), so concurrent starts apply each migration once and a failed one
+ * leaves nothing. The lock ends with the transaction: nothing depends on a session outliving
+ * it, which PgBouncer in transaction pooling mode (and every pooler like it) does not promise.
+ * Waiting for the lock is bounded (`lockTimeoutMs`), then fails with a message saying so.
+ * Kysely's Migrator is not used: it introspects every table of the database to find its own,
+ * which grows slow on a shared database, and its PostgreSQL lock is a session lock.
  */
 export async function migrate(db: Kysely<any>, options: MigrateOptions = {}): Promise<string[]> {
-  const { adapter } = db.getExecutor();
-  const lock = { lockTable: 'evcal_migrations_lock', lockRowId: 'migration_lock', lockTableSchema: options.schema };
-  // One connection throughout: the lock belongs to it.
-  return db.connection().execute(async (conn) => {
-    await adapter.acquireMigrationLock(conn, lock);
-    try {
-      return await conn.transaction().execute((trx) => applyMigrations(trx, options.schema));
-    } finally {
-      await adapter.releaseMigrationLock(conn, lock);
+  try {
+    if ((await pendingMigrations(db, options)).length === 0) return [];
+  } catch {
+    // Never migrated (no evcal_migrations), or not readable: the migration says which.
+  }
+  if (db.getExecutor().adapter instanceof SqliteAdapter) {
+    return db.transaction().execute((trx) => applyMigrations(trx, options.schema));
+  }
+  const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await sql`select set_config('lock_timeout', ${String(lockTimeoutMs)}, true)`.execute(trx);
+      await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK}, hashtext(${options.schema ?? 'search_path'}))`.execute(trx);
+      // Others wait for locks as long as they always have: only the migration lock is bounded.
+      await sql`select set_config('lock_timeout', '0', true)`.execute(trx);
+      return applyMigrations(trx, options.schema);
+    });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '55P03') {
+      throw new Error(
+        `another evcal has been migrating ${options.schema ? `schema "${options.schema}"` : 'this database'} for more than ${lockTimeoutMs / 1000} s `
+        + `(it holds the migration lock: pg_locks where locktype = 'advisory' and classid = ${MIGRATION_LOCK}); try again once it is done`,
+        { cause: error },
+      );
     }
-  });
+    throw error;
+  }
 }
+
+/** How long a start waits for another one's migration. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 60_000;
+
+/** The first key of evcal's advisory lock (`pg_advisory_xact_lock(key, hashtext(schema))`): "evca". */
+const MIGRATION_LOCK = 0x65766361;
 
 /**
  * The names of the migrations this build has that `db` has not recorded, read with one query.
