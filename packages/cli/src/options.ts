@@ -77,6 +77,22 @@ export const SERVE_OPTIONS = {
     kind: 'integer', value: '<seconds>', min: 0, serveOnly: true,
     help: 'on SIGTERM or SIGINT, how long requests in flight may take to\nfinish (default 10)',
   },
+  'headers-timeout': {
+    kind: 'integer', value: '<seconds>', min: 1, serveOnly: true,
+    help: 'a client that has not sent its request headers after this long is\ncut off (408) (default 10)',
+  },
+  'request-timeout': {
+    kind: 'integer', value: '<seconds>', min: 1, serveOnly: true,
+    help: 'a client that has not sent its whole request (headers and body) after\nthis long is cut off (408) (default 30); answers may take longer',
+  },
+  'keep-alive-timeout': {
+    kind: 'integer', value: '<seconds>', min: 1, serveOnly: true,
+    help: 'how long a kept-alive connection may wait for its next request\n(default 5)',
+  },
+  'idle-timeout': {
+    kind: 'integer', value: '<seconds>', min: 1, serveOnly: true,
+    help: 'a connection on which nothing was sent or received for this long is\nclosed (default 60)',
+  },
   'change-retention-days': {
     kind: 'integer', value: '<n>', min: 1, serveOnly: true,
     help: 'days the change log (/changes) keeps entries and tombstones; older\nsync tokens answer 410 (default 30)',

@@ -84,6 +84,12 @@ export async function runServe(args: readonly string[], help: string): Promise<n
     ...(demo ? { dataset: demoDataset(now) } : {}),
     ...(o<boolean>('trust-proxy')?.value ? { trustProxy: true } : {}),
     ...(shutdownSeconds !== undefined ? { shutdownTimeoutMs: shutdownSeconds * 1000 } : {}),
+    timeouts: {
+      ...(num('headers-timeout') !== undefined ? { headersMs: num('headers-timeout')! * 1000 } : {}),
+      ...(num('request-timeout') !== undefined ? { requestMs: num('request-timeout')! * 1000 } : {}),
+      ...(num('keep-alive-timeout') !== undefined ? { keepAliveMs: num('keep-alive-timeout')! * 1000 } : {}),
+      ...(num('idle-timeout') !== undefined ? { idleMs: num('idle-timeout')! * 1000 } : {}),
+    },
     ...(num('change-retention-days') !== undefined ? { changeRetentionDays: num('change-retention-days') } : {}),
     webhooks: {
       ...(num('webhook-timeout') !== undefined ? { timeoutMs: num('webhook-timeout') } : {}),

@@ -64,6 +64,23 @@ export interface ServeOptions {
   readonly changeRetentionDays?: number;
   /** Webhook delivery (docs/webhooks.md): the server sends what the outbox holds. */
   readonly webhooks?: ServeWebhookOptions;
+  /** How long a slow or idle client may hold a connection. */
+  readonly timeouts?: ServeTimeouts;
+}
+
+/**
+ * Bounds on what a client may take of a connection, so that a slow or idle one cannot hold a
+ * socket for minutes (node's own defaults: 60 s for headers, 300 s for a request, no idle limit).
+ */
+export interface ServeTimeouts {
+  /** Until the request's headers have arrived; then 408 and closed. @default 10000 */
+  readonly headersMs?: number;
+  /** Until the whole request (headers and body) has arrived; then 408 and closed. Answers may take longer. @default 30000 */
+  readonly requestMs?: number;
+  /** A kept-alive connection waiting for its next request. @default 5000 */
+  readonly keepAliveMs?: number;
+  /** A connection on which nothing was sent or received. @default 60000 */
+  readonly idleMs?: number;
 }
 
 export interface ServeWebhookOptions {
@@ -177,8 +194,17 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       if (isSitePath(req.url ?? '/')) pages(req, res);
       else api(req, res);
     }, { logger, trustProxy: options.trustProxy === true });
-    server = createServer(listener);
-    server.keepAliveTimeout = 5_000;
+    const timeouts = options.timeouts ?? {};
+    const requestMs = timeouts.requestMs ?? 30_000;
+    server = createServer({
+      // node checks both every connectionsCheckingInterval (30 s unless told): a second here.
+      headersTimeout: Math.min(timeouts.headersMs ?? 10_000, requestMs),
+      requestTimeout: requestMs,
+      connectionsCheckingInterval: 1_000,
+      keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
+    }, listener);
+    // A socket idle this long is destroyed (node's default 'timeout' handling).
+    server.timeout = timeouts.idleMs ?? 60_000;
     // Series without an end are stored up to the recurrence horizon: moved along at start and
     // every hour, so that no request has to wait for it (docs/recurrence.md).
     await calendar.extendRecurrences();
