@@ -2,8 +2,10 @@
 // a PostgreSQL cluster of the test's own: servers started together on a new schema all listen
 // and leave no lock behind (the migration lock is the migrating transaction's own), and two
 // servers writing one event through the pooler lose nothing.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { OWN_CLUSTER, startPgCluster } from './support/pg-cluster';
+import { REPO, runCli, tempPath } from './support/processes';
 import { HAS_PGBOUNCER, startPgBouncer } from './support/pgbouncer';
 import { spawnServe, ORIGIN_RE, needBuiltCli, startServe } from './support/serve-process';
 
@@ -12,13 +14,19 @@ needBuiltCli();
 const TOKEN = 'pooler-admin-token-0123456789';
 const AUTH = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
-async function pooled() {
+async function pooled(user = 'postgres', prepare?: (cluster: Awaited<ReturnType<typeof startPgCluster>>) => void) {
   const cluster = await startPgCluster();
   onTestFinished(() => cluster.remove());
+  prepare?.(cluster);
   // Two server connections for every client: clients share them, as on a managed pooler.
-  const bouncer = await startPgBouncer('127.0.0.1', cluster.port, { poolSize: 2 });
+  const bouncer = await startPgBouncer('127.0.0.1', cluster.port, { poolSize: 2, user });
   onTestFinished(() => bouncer.stop());
-  return { cluster, url: (schema: string) => `${bouncer.via(cluster.url())}?schema=${schema}` };
+  const url = (schema: string, database = 'postgres') => {
+    const u = new URL(bouncer.via(cluster.url(database)));
+    u.username = user;
+    return `${u}?schema=${schema}`;
+  };
+  return { cluster, url };
 }
 
 /** Resolves with the origin once the server listens, or with an error after `ms`. */
@@ -84,5 +92,39 @@ describe.skipIf(!OWN_CLUSTER || !HAS_PGBOUNCER)('evcal serve behind PgBouncer (t
     expect(final.excerpt.replace(/<[^>]+>/g, '').trim()).toMatch(/^x\d+$/);
     expect(final.categories.map((c: { slug: string }) => c.slug)).toEqual(['from-a']);
     expect(final.tags.map((t: { slug: string }) => t.slug)).toEqual(['from-b']);
+  });
+
+  it('runs as the role docs/operations.md\'s GRANT script makes: serves, and imports in bulk (temporary tables)', async () => {
+    const docs = readFileSync(`${REPO}/docs/operations.md`, 'utf8');
+    const script = /### The database role[\s\S]*?```sql\n([\s\S]*?)```/.exec(docs)?.[1];
+    expect(script).toContain('GRANT');
+    const { url } = await pooled('evcal', (cluster) => {
+      cluster.psql('CREATE DATABASE evcal');
+      // What PostgreSQL gives every role by default, taken away: the script must give it.
+      cluster.psql('REVOKE ALL ON DATABASE evcal FROM PUBLIC');
+      cluster.psql('REVOKE CREATE ON SCHEMA public FROM PUBLIC', 'evcal');
+      cluster.psql(script!, 'evcal');
+    });
+    const storage = url('calendar', 'evcal');
+    // 150 events: an import of more than 100 folds its counts in temporary tables.
+    const events = Array.from({ length: 150 }, (_, i) => ({
+      title: `Night ${i}`, status: 'publish', categories: [1 + (i % 3)],
+      start_date: `2031-05-${String(1 + (i % 28)).padStart(2, '0')} 20:00:00`, end_date: `2031-05-${String(1 + (i % 28)).padStart(2, '0')} 23:00:00`,
+    }));
+    const dataset = tempPath('dataset.json', JSON.stringify({
+      categories: [{ id: 1, name: 'Jazz' }, { id: 2, name: 'Rock' }, { id: 3, name: 'Folk' }], events,
+    }));
+    const imported = await runCli(['import', dataset, '--storage', storage]);
+    expect(imported.stderr + imported.stdout).not.toMatch(/error/i);
+    expect(imported.code).toBe(0);
+    const server = await startServe(['--storage', storage, '--user', `1:administrator:${TOKEN}`]);
+    const list = await (await fetch(`${server.api}/events?start_date=2031-05-01&end_date=2031-05-31&per_page=1`)).json() as { total: number };
+    expect(list.total).toBe(150);
+    const jazz = await (await fetch(`${server.api}/categories/1`)).json() as { count: number };
+    expect(jazz.count).toBe(50);
+    const created = await fetch(`${server.api}/events`, {
+      method: 'POST', headers: AUTH, body: JSON.stringify({ title: 'More', start_date: '2031-06-01 20:00:00', end_date: '2031-06-01 21:00:00' }),
+    });
+    expect(created.status).toBe(201);
   });
 });

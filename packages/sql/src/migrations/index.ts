@@ -113,7 +113,10 @@ export async function pendingMigrations(db: Kysely<any>, options: MigrateOptions
 async function applyMigrations(trx: Kysely<any>, schema: string | undefined): Promise<string[]> {
   let target: Kysely<any> = trx;
   if (schema) {
-    await trx.schema.createSchema(schema).ifNotExists().execute();
+    // Created only when missing: CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even
+    // when the schema exists, which a role given its schema (docs/operations.md) does not have.
+    const exists = await sql`select 1 from pg_namespace where nspname = ${schema}`.execute(trx);
+    if (exists.rows.length === 0) await trx.schema.createSchema(schema).execute();
     target = trx.withSchema(schema);
   }
   await target.schema.createTable('evcal_migrations').ifNotExists()
