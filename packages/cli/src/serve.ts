@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import {
-  createAccounts, createCalendar, createWebhookDispatcher, DEFAULT_ROLES, formatWall, instantToWall, MAX_ID,
+  createAccounts, createCalendar, createWebhookDispatcher, DEFAULT_ROLES, formatWall, instantToWall, isStorageFault, MAX_ID,
   type Principal, type Storage, type WebhookDispatcher,
 } from '@evcal/core';
 import {
@@ -125,6 +125,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     const accounts = createAccounts({ storage });
     const calendar = createCalendar({
       storage,
+      // Failures of work no request waits for (publishing, pruning, webhook delivery's loop).
+      onError: backgroundErrors(logger),
       timezone: options.timezone ?? 'UTC',
       ...(frozen !== undefined ? { now: () => frozen } : {}),
       limits: { defaultPerPage: options.defaultPerPage ?? 10, maxPerPage: options.maxPerPage ?? 50 },
@@ -207,7 +209,11 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     server.timeout = timeouts.idleMs ?? 60_000;
     // Series without an end are stored up to the recurrence horizon: moved along at start and
     // every hour, so that no request has to wait for it (docs/recurrence.md).
-    await calendar.extendRecurrences();
+    await calendar.extendRecurrences().catch((error: unknown) => {
+      // A storage that takes no writes now (full, read-only) still serves what it holds.
+      if (!isStorageFault(error)) throw error;
+      logger.warn('extending recurring events failed: the storage takes no writes now', { code: error.code, cause: causeOf(error) });
+    });
     const horizon = setInterval(() => {
       calendar.extendRecurrences().catch((error: unknown) => logger.error('extending recurring events failed', errorFields(error)));
     }, 3_600_000);
@@ -263,6 +269,25 @@ const STORAGE_FAULT_LOG: Readonly<Record<string, string>> = {
   read_only: 'storage read-only: the write was refused',
   outcome_unknown: 'storage connection lost during a commit: the write may or may not have been kept',
 };
+
+/**
+ * Logs failures of background work: a fault of the storage (unreachable, full, read-only) at
+ * warn, once a minute per kind, since the loops that meet it try again every few seconds;
+ * anything else at error, with its stack.
+ */
+function backgroundErrors(logger: Logger): (error: unknown) => void {
+  const lastLogged = new Map<string, number>();
+  return (error) => {
+    if (!isStorageFault(error)) {
+      logger.error('background work failed', errorFields(error));
+      return;
+    }
+    const now = Date.now();
+    if (now - (lastLogged.get(error.code) ?? -Infinity) < 60_000) return;
+    lastLogged.set(error.code, now);
+    logger.warn('background work failed: the storage refused it (logged once a minute)', { code: error.code, cause: causeOf(error) });
+  };
+}
 
 /** The driver's or the file system's message behind a storage error. */
 function causeOf(error: Error): string {

@@ -3,6 +3,7 @@
 import { msg } from '../messages';
 import { permissionsFor, type Permissions, type Principal } from '../auth/capabilities';
 import { CalendarError } from '../errors';
+import { isStorageFault } from '../storage/storage-errors';
 import { newArgMemo, type ArgContext, type ArgMemo } from '../input/args';
 import type { LinkBase } from '../represent/links';
 import type { Storage, StorageTransaction } from '../storage/storage';
@@ -77,11 +78,19 @@ function nothingDueSince(config: CalendarConfig, stable: ListStability): boolean
 }
 
 async function startAfterDue(config: CalendarConfig, ctx: CallContext | undefined, publishing: Promise<void> | undefined): Promise<Call> {
-  await publishing;
+  // What is due runs before the operation, but a storage that takes no writes now (full,
+  // read-only, a standby) must not stop the operation: it is tried again on a later one, and
+  // a write refused for the same reason says so itself.
+  await publishing?.catch(unlessStorageFault);
   // A horizon that cannot move now (a busy storage) moves on a later operation; this one goes on.
   await config.horizon.roll(beginCall(config)).catch(() => undefined);
-  await config.pruneDue();
+  await config.pruneDue()?.catch(unlessStorageFault);
   return beginCall(config, ctx);
+}
+
+/** Rethrows anything but a fault of the storage. */
+function unlessStorageFault(error: unknown): void {
+  if (!isStorageFault(error)) throw error;
 }
 
 export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {

@@ -7,6 +7,7 @@ import type { EventQuery } from '../query/query-types';
 import type { Call } from '../operations/call';
 import type { CalendarConfig } from '../operations/config';
 import { runWrite } from '../operations/write';
+import { isStorageFault } from '../storage/storage-errors';
 import { ruleParts } from './expand';
 import { occurrenceId } from './occurrence-id';
 import { occurrenceOf, seriesStarts } from './occurrences';
@@ -67,7 +68,13 @@ export function createHorizonKeeper(config: Pick<CalendarConfig, 'recurrence'>):
       if ((await refresh(call)) >= until) return false;
       const target = Math.min(Math.ceil(until / DAY) * DAY, monthsAhead(call.now, settings.maxHorizonMonths));
       if (target <= known) return false;
-      await extend(call, target);
+      try {
+        await extend(call, target);
+      } catch (error) {
+        // A storage that takes no writes now (full, read-only): the list is read as stored.
+        if (isStorageFault(error)) return false;
+        throw error;
+      }
       return true;
     },
     async forWrite(call) {
