@@ -49,6 +49,10 @@ const WIRE: Record<CalendarErrorCode | TransportErrorCode, WireError> = {
   sync_token_expired: { code: 'changes-token-expired', status: 410 },
   sync_token_invalid: { code: 'changes-token-invalid', status: 410 },
   webhook_not_found: { code: 'webhook-not-found', status: 404 },
+  // Idempotency-Key (the IETF httpapi draft): a malformed key, a key reused for another request, a repeat while the first runs.
+  invalid_idempotency_key: { code: 'rest_invalid_idempotency_key', status: 400 },
+  idempotency_key_reused: { code: 'rest_idempotency_key_reused', status: 422 },
+  idempotency_key_in_use: { code: 'rest_idempotency_key_in_use', status: 409 },
 };
 
 export interface WireErrorBody {

@@ -294,7 +294,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -440,6 +443,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -482,7 +487,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -502,6 +507,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -662,6 +676,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event ID */
@@ -811,6 +827,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -853,7 +871,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -882,6 +900,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -927,6 +954,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event ID */
@@ -1076,6 +1105,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1118,7 +1149,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1147,6 +1178,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1192,6 +1232,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event ID */
@@ -1206,6 +1248,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1248,7 +1292,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1268,6 +1312,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1315,6 +1368,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event ID */
@@ -1458,6 +1513,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1500,7 +1557,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1529,6 +1586,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1694,6 +1760,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event slug */
@@ -1839,6 +1907,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1881,7 +1951,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1910,6 +1980,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1955,6 +2034,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event slug */
@@ -2100,6 +2181,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2142,7 +2225,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2171,6 +2254,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2216,6 +2308,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event slug */
@@ -2230,6 +2324,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2272,7 +2368,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2292,6 +2388,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2339,6 +2444,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event slug */
@@ -2478,6 +2585,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2520,7 +2629,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2549,6 +2658,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2730,7 +2848,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2834,6 +2955,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2876,7 +2999,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2896,6 +3019,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3055,6 +3187,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue ID */
@@ -3162,6 +3296,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3204,7 +3340,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3233,6 +3369,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3278,6 +3423,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue ID */
@@ -3385,6 +3532,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3427,7 +3576,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3456,6 +3605,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3501,6 +3659,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue ID */
@@ -3515,6 +3675,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3557,7 +3719,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3577,6 +3739,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3624,6 +3795,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue ID */
@@ -3731,6 +3904,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3773,7 +3948,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3802,6 +3977,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3966,6 +4150,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue slug */
@@ -4073,6 +4259,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4115,7 +4303,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4144,6 +4332,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4189,6 +4386,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue slug */
@@ -4296,6 +4495,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4338,7 +4539,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4367,6 +4568,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4412,6 +4622,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue slug */
@@ -4426,6 +4638,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4468,7 +4682,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4488,6 +4702,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4535,6 +4758,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue slug */
@@ -4642,6 +4867,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4684,7 +4911,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4713,6 +4940,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4894,7 +5130,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -4958,6 +5197,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5000,7 +5241,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5020,6 +5261,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5179,6 +5429,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer ID */
@@ -5246,6 +5498,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5288,7 +5542,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5317,6 +5571,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5362,6 +5625,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer ID */
@@ -5429,6 +5694,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5471,7 +5738,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5500,6 +5767,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5545,6 +5821,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer ID */
@@ -5559,6 +5837,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5601,7 +5881,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5621,6 +5901,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5668,6 +5957,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer ID */
@@ -5735,6 +6026,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5777,7 +6070,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5806,6 +6099,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5970,6 +6272,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer slug */
@@ -6037,6 +6341,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6079,7 +6385,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6108,6 +6414,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6153,6 +6468,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer slug */
@@ -6220,6 +6537,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6262,7 +6581,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6291,6 +6610,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6336,6 +6664,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer slug */
@@ -6350,6 +6680,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6392,7 +6724,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6412,6 +6744,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6459,6 +6800,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer slug */
@@ -6526,6 +6869,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6568,7 +6913,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6597,6 +6942,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6784,7 +7138,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -6818,6 +7175,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6860,7 +7219,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6880,6 +7239,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7034,6 +7402,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The category ID */
@@ -7071,6 +7441,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7113,7 +7485,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7142,6 +7514,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7187,6 +7568,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The category ID */
@@ -7224,6 +7607,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7266,7 +7651,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7295,6 +7680,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7340,6 +7734,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The category ID */
@@ -7354,6 +7750,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7396,7 +7794,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7416,6 +7814,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7463,6 +7870,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The category ID */
@@ -7500,6 +7909,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7542,7 +7953,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7571,6 +7982,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7756,7 +8176,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -7790,6 +8213,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7832,7 +8257,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7852,6 +8277,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8006,6 +8440,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The tag ID */
@@ -8043,6 +8479,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8085,7 +8523,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8114,6 +8552,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8159,6 +8606,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The tag ID */
@@ -8196,6 +8645,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8238,7 +8689,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8267,6 +8718,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8312,6 +8772,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The tag ID */
@@ -8326,6 +8788,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8368,7 +8832,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8388,6 +8852,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8435,6 +8908,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The tag ID */
@@ -8472,6 +8947,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8514,7 +8991,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8543,6 +9020,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9197,7 +9683,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -9233,6 +9722,8 @@ export interface paths {
                 /** @description Register a webhook endpoint (administrators); the answer carries its secret */
                 201: {
                     headers: {
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9275,7 +9766,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9295,6 +9786,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9426,7 +9926,10 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The endpoint ID (ep_…) */
                     id: string;
@@ -9465,6 +9968,8 @@ export interface paths {
                 /** @description Change a webhook endpoint: only the fields sent change (administrators) */
                 200: {
                     headers: {
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9507,7 +10012,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9527,6 +10032,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9558,7 +10072,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The endpoint ID (ep_…) */
                     id: string;
@@ -9597,6 +10114,8 @@ export interface paths {
                 /** @description Change a webhook endpoint: only the fields sent change (administrators) */
                 200: {
                     headers: {
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9639,7 +10158,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9659,6 +10178,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9690,7 +10218,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The endpoint ID (ep_…) */
                     id: string;
@@ -9702,6 +10233,8 @@ export interface paths {
                 /** @description Remove a webhook endpoint and its waiting deliveries (administrators) */
                 200: {
                     headers: {
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9744,7 +10277,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9755,6 +10288,15 @@ export interface paths {
                 };
                 /** @description The item is already in the trash */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9788,7 +10330,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The endpoint ID (ep_…) */
                     id: string;
@@ -9827,6 +10372,8 @@ export interface paths {
                 /** @description Change a webhook endpoint: only the fields sent change (administrators) */
                 200: {
                     headers: {
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9869,7 +10416,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9889,6 +10436,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
