@@ -89,6 +89,10 @@ async function openPostgres(url: string, options: OpenStorageOptions): Promise<S
   const pool = new pg.Pool({ connectionString: parsed.toString() });
   // Without a listener, an idle connection's failure would end the process.
   pool.on('error', (error) => options.onConnectionError?.(error));
+  // The pool listens to idle connections only: one in use when its socket fails (a reset, the
+  // server gone) emits its error on itself, which would end the process too. Its query fails
+  // (answered 503), and the pool drops it when it is released.
+  pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db, schema ? { schema } : {});
