@@ -85,6 +85,7 @@ export async function runServe(args: readonly string[], help: string): Promise<n
     ...(o<boolean>('trust-proxy')?.value ? { trustProxy: true } : {}),
     ...(shutdownSeconds !== undefined ? { shutdownTimeoutMs: shutdownSeconds * 1000 } : {}),
     ...(num('change-retention-days') !== undefined ? { changeRetentionDays: num('change-retention-days') } : {}),
+    ...(num('idempotency-ttl') !== undefined ? { idempotencyTtlSeconds: num('idempotency-ttl') } : {}),
     webhooks: {
       ...(num('webhook-timeout') !== undefined ? { timeoutMs: num('webhook-timeout') } : {}),
       ...(retrySchedule ? { retrySchedule } : {}),

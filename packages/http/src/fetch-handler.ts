@@ -233,7 +233,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
           if (key === undefined) {
             body = await run(callCtx);
           } else {
-            const fingerprint = await requestFingerprint(method, `${apiRoot}${path}${search}`, bodyIn);
+            const fingerprint = await requestFingerprint(method, `${prefix}${path}${search}`, bodyIn);
             const outcome = await calendar.idempotent({ key, fingerprint }, callCtx, run, (result) => keptAnswerText({
               status: match.route.status, headers: headersOf(result), body: JSON.stringify(fields ? pickFields(result, fields) : result),
             }));

@@ -34,8 +34,10 @@ export function idempotencyKeyOf(header: string | null): string | undefined {
 }
 
 /**
- * What a request asks, as a key's fingerprint: its method, its address as served (API root,
- * path and query: another language's or host's address is another request) and its body.
+ * What a request asks, as a key's fingerprint: its method, its address as served (the path,
+ * base path and namespace included, and the query: another language's address is another
+ * request; the host is not part of it, so a retry through another host name of the same
+ * servers is the same request) and its body.
  * Bodies are compared as the parameters they parse to, in canonical JSON (object keys sorted,
  * no white space): key order and formatting do not matter; names, values and their types do.
  * A SHA-256 digest, so the storage keeps 64 characters whatever the body.
