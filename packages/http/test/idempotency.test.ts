@@ -151,6 +151,12 @@ describe.each(STORAGES)('Idempotency-Key on $name', ({ create }) => {
     expect([mine.status, theirs.status]).toEqual([201, 201]);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     expect(theirs.json.id).not.toBe(mine.json.id);
+    // Each caller's repeat gets their own answer.
+    const mineAgain = await send(handler, '/events', { json: EVENT, key: 'shared' });
+    const theirsAgain = await send(handler, '/events', { json: EVENT, key: 'shared', as: 'tok-editor' });
+    expect([mineAgain.headers.get('idempotent-replayed'), mineAgain.text]).toEqual(['true', mine.text]);
+    expect([theirsAgain.headers.get('idempotent-replayed'), theirsAgain.text]).toEqual(['true', theirs.text]);
+    expect(await titles(handler)).toEqual(['Gig', 'Gig']);
   });
 
   it('replays PATCH and DELETE (a second DELETE without a key is 410)', async () => {
@@ -193,6 +199,9 @@ describe.each(STORAGES)('Idempotency-Key on $name', ({ create }) => {
     expect((await send(handler, '/events', { json: bad, key: 'k' })).headers.get('idempotent-replayed')).toBeNull();
     const fixed = await send(handler, '/events', { json: EVENT, key: 'k' });
     expect([fixed.status, fixed.headers.get('idempotent-replayed')]).toEqual([201, null]);
+    // The key now holds the write that succeeded.
+    const repeat = await send(handler, '/events', { json: EVENT, key: 'k' });
+    expect([repeat.status, repeat.headers.get('idempotent-replayed'), repeat.text]).toEqual([201, 'true', fixed.text]);
     expect(await titles(handler)).toEqual(['Gig']);
   });
 });
