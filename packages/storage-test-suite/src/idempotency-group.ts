@@ -95,8 +95,7 @@ export function idempotencyGroup(ctx: SuiteContext): void {
       expect(await s.idempotency.get('user:1', 'live')).toEqual(record('live', { created: 30, expires: 500 }));
     });
 
-    it('keeps records across a reopen (durable adapters)', async () => {
-      if (!ctx.options.reopen) return;
+    it.skipIf(!ctx.options.reopen)('keeps records across a reopen (durable adapters)', async () => {
       const s = await ctx.fresh();
       await kept(s, record('a'), record('b', { scope: 'anonymous' }));
       const again = await ctx.reopen(s);
