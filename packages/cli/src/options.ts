@@ -97,6 +97,10 @@ export const SERVE_OPTIONS = {
     kind: 'integer', value: '<n>', min: 1, serveOnly: true,
     help: 'days the change log (/changes) keeps entries and tombstones; older\nsync tokens answer 410 (default 30)',
   },
+  'idempotency-ttl': {
+    kind: 'integer', value: '<seconds>', min: 1, serveOnly: true,
+    help: 'how long the answer of a write sent with an Idempotency-Key is kept:\na repeat within it gets that answer again (default 86400, 24 hours)',
+  },
   'webhook-timeout': {
     kind: 'integer', value: '<ms>', min: 1, serveOnly: true,
     help: 'a webhook attempt without an answer after this long fails and is\nretried (default 10000)',

@@ -91,6 +91,7 @@ export async function runServe(args: readonly string[], help: string): Promise<n
       ...(num('idle-timeout') !== undefined ? { idleMs: num('idle-timeout')! * 1000 } : {}),
     },
     ...(num('change-retention-days') !== undefined ? { changeRetentionDays: num('change-retention-days') } : {}),
+    ...(num('idempotency-ttl') !== undefined ? { idempotencyTtlSeconds: num('idempotency-ttl') } : {}),
     webhooks: {
       ...(num('webhook-timeout') !== undefined ? { timeoutMs: num('webhook-timeout') } : {}),
       ...(retrySchedule ? { retrySchedule } : {}),

@@ -62,6 +62,8 @@ export interface ServeOptions {
   readonly shutdownTimeoutMs?: number;
   /** Days the change log keeps entries and tombstones (docs/sync.md). @default 30 */
   readonly changeRetentionDays?: number;
+  /** Seconds the answer of a write sent with an Idempotency-Key is kept (docs/http.md, "Retries"). @default 86400 */
+  readonly idempotencyTtlSeconds?: number;
   /** Webhook delivery (docs/webhooks.md): the server sends what the outbox holds. */
   readonly webhooks?: ServeWebhookOptions;
   /** How long a slow or idle client may hold a connection. */
@@ -133,6 +135,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       // Read through the call's storage: inside a write, its transaction (SQLite's one connection).
       users: { exists: async (id, s) => users.some((u) => u.id === id) || (await s.users.get(id)) !== undefined },
       ...(options.changeRetentionDays !== undefined ? { changes: { retentionDays: options.changeRetentionDays } } : {}),
+      ...(options.idempotencyTtlSeconds !== undefined ? { idempotency: { ttlSeconds: options.idempotencyTtlSeconds } } : {}),
     });
     // Loaded as a one-time bulk load (bulk-load.ts): what V8 learns from it would slow serving.
     const seed = options.seed;

@@ -51,7 +51,7 @@ describe.skipIf(!ROOT && !process.env.CI)('evcal serve on a calendar it may not 
     const file = join(tempDir(), 'evcal.db');
     await calendarAt(`sqlite:${file}`);
     execFileSync('chattr', ['+i', file]);
-    onTestFinished(() => execFileSync('chattr', ['-i', file]));
+    onTestFinished(() => { execFileSync('chattr', ['-i', file]); });
     await expectReadOnly(await startServe(['--storage', `sqlite:${file}`, '--user', `1:administrator:${TOKEN}`]));
   });
 
@@ -60,7 +60,7 @@ describe.skipIf(!ROOT && !process.env.CI)('evcal serve on a calendar it may not 
     await calendarAt(`json:${join(dir, 'evcal.json')}`);
     const readOnly = tempDir();
     execFileSync('mount', ['--bind', dir, readOnly]);
-    onTestFinished(() => execFileSync('umount', ['-l', readOnly]));
+    onTestFinished(() => { execFileSync('umount', ['-l', readOnly]); });
     execFileSync('mount', ['-o', 'remount,bind,ro', readOnly]);
     await expectReadOnly(await startServe(['--storage', `json:${join(readOnly, 'evcal.json')}`, '--user', `1:administrator:${TOKEN}`]));
   });

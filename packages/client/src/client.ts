@@ -4,6 +4,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/api';
 import { listPages, type ListItem, type ListPage, type ListPath, type ListQuery } from './paging';
+import { sender } from './retries';
 
 export interface EvcalClientOptions {
   /**
@@ -17,6 +18,24 @@ export interface EvcalClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The fetch to call. @default globalThis.fetch */
   readonly fetch?: typeof fetch;
+  /**
+   * Writes (POST, PUT, PATCH, DELETE) carry an `Idempotency-Key`, so that the server runs each
+   * at most once however often it is sent (docs/http.md, "Retries"): a fresh random UUID per
+   * call, reused by the client's own retries of that call; a function to make the keys
+   * instead; or `false` for none. A call that sets the header itself keeps its own key
+   * (`headers: { 'Idempotency-Key': … }`).
+   * @default true
+   */
+  readonly idempotencyKeys?: boolean | (() => string);
+  /**
+   * How many times a call is sent again when it gets no answer (a network failure), or 409,
+   * 429 or 503, after the server's `Retry-After` or a pause that doubles from `retryDelayMs`.
+   * Writes are sent again only with an idempotency key, the same one each time.
+   * @default 0
+   */
+  readonly retries?: number;
+  /** The first pause before a retry, in ms. @default 500 */
+  readonly retryDelayMs?: number;
 }
 
 export interface EvcalClient {
@@ -38,12 +57,18 @@ export function createEvcalClient(options: EvcalClientOptions): EvcalClient {
     ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
     ...options.headers,
   };
-  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const fetchOnce = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const retries = options.retries ?? 0;
+  if (!Number.isInteger(retries) || retries < 0) throw new TypeError('evcal client: retries must be a non-negative integer');
+  const send = sender({
+    fetch: (request) => fetchOnce(request), idempotencyKeys: options.idempotencyKeys ?? true, retries, retryDelayMs: options.retryDelayMs ?? 500,
+  });
+  const doFetch = (input: RequestInfo | URL, init?: RequestInit) => send(new Request(input, init));
   // JSON answers (the event routes also answer iCalendar to an Accept that asks for it).
   const api = createClient<paths, 'application/json'>({
     baseUrl,
     headers,
-    fetch: (request: Request) => doFetch(request),
+    fetch: send,
     // Lists as comma-separated values (`categories=1,2`), which every list parameter accepts
     // (PHP keeps only the last of repeated keys).
     querySerializer: { array: { style: 'form', explode: false } },

@@ -14,6 +14,8 @@ export type {
   ChangeKind, ChangeAction, ChangeEntry, ChangeLog, ChangeLogState, ChangePosition, OccurrenceActions, PostState, StoredChanges,
   WebhookStore, WebhookEndpointRecord, WebhookDelivery, DeliveryKey, DeliveryOutcome,
 } from './storage/change-store';
+// The answers of writes sent with an idempotency key, kept in the write transaction.
+export type { IdempotencyRecord, IdempotencyStore } from './storage/idempotency-store';
 export { storageError, isStorageConflict, isStorageFault } from './storage/storage-errors';
 export type { StorageErrorCode } from './storage/storage-errors';
 export { writeFaults, FREED } from './storage/write-faults';

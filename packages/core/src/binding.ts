@@ -12,3 +12,4 @@ export { webhookIdArg, webhookWriteArgs } from './changes/webhook-endpoints';
 export { listValidator, hash as hashText } from './operations/validators';
 export { placeholdersOf } from './messages';
 export { sharedArgs } from './operations/plan-cache';
+export { invalidKey as invalidIdempotencyKey } from './operations/idempotency';

@@ -66,7 +66,13 @@ export type CalendarErrorCode =
   /** A sync token this calendar did not issue (another calendar's, a replaced storage's, or not a token). */
   | 'sync_token_invalid'
   /** No webhook endpoint has this id. details: { id } */
-  | 'webhook_not_found';
+  | 'webhook_not_found'
+  /** An idempotency key that breaks its rule (1 to 255 visible ASCII characters; HTTP: a Structured Field string). */
+  | 'invalid_idempotency_key'
+  /** An idempotency key already used by this caller for another request (another method, address or body). */
+  | 'idempotency_key_reused'
+  /** A write with this idempotency key is still running; its answer is kept once it ends. details: { retryAfter } (seconds) */
+  | 'idempotency_key_in_use';
 
 export interface CalendarErrorOptions {
   readonly details?: Readonly<Record<string, unknown>>;

@@ -7,9 +7,14 @@ export { createCalendar } from './operations/calendar';
 export type { Calendar, EventOperations, ChangeOperations } from './operations/calendar';
 export type { LinkedPostOperations } from './operations/linked-posts';
 export type { TermOperations } from './operations/terms';
-export type { CalendarOptions, CalendarConfig, ChangeLogOptions, IcalOptions, RecurrenceOptions, ImageProvider, UserDirectory } from './operations/config';
+export type {
+  CalendarOptions, CalendarConfig, ChangeLogOptions, IcalOptions, IdempotencyOptions, RecurrenceOptions, ImageProvider, UserDirectory,
+} from './operations/config';
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
+// Writes sent with an idempotency key (`calendar.idempotent`).
+export { IDEMPOTENCY_KEY_RULE } from './operations/idempotency';
+export type { IdempotentRequest, IdempotentOutcome, IdempotentRunner } from './operations/idempotency';
 export type { ListResult, ListPlan, ListStability } from './operations/list-urls';
 export type * from './operations/inputs';
 

@@ -32,6 +32,7 @@ const WRITES = {
   users: RECORD_WRITES, tokens: RECORD_WRITES,
   changes: new Set(['append', 'prune']),
   webhooks: new Set(['insertEndpoint', 'replaceEndpoint', 'deleteEndpoint', 'enqueue', 'claim', 'settle', 'prune']),
+  idempotency: new Set(['insert', 'delete', 'prune']),
 };
 type Part = keyof typeof WRITES;
 
@@ -134,6 +135,7 @@ export async function openJsonFileStorage(options: JsonFileStorageOptions): Prom
     tokens: wrap('tokens'),
     changes: wrap('changes'),
     webhooks: wrap('webhooks'),
+    idempotency: wrap('idempotency'),
     sequences: {
       next: (kind) => transaction((tx) => tx.sequences.next(kind)),
       bump: (kind, id) => transaction((tx) => tx.sequences.bump(kind, id)),

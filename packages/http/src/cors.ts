@@ -10,8 +10,8 @@ export interface CorsOptions {
   readonly maxAge?: number;
 }
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-HTTP-Method-Override, X-WP-Nonce, Content-Disposition, Content-MD5, If-Match, If-None-Match';
-const EXPOSED_HEADERS = 'X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, Link, Content-Language, Retry-After, ETag';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-HTTP-Method-Override, X-WP-Nonce, Content-Disposition, Content-MD5, If-Match, If-None-Match, Idempotency-Key';
+const EXPOSED_HEADERS = 'X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, Link, Content-Language, Retry-After, ETag, Idempotent-Replayed';
 
 /** The CORS headers for a request's origin; none when the origin is not allowed (or there is none). */
 export function corsHeaders(cors: CorsOptions | undefined, origin: string | null): Record<string, string> {

@@ -23,6 +23,7 @@ import type { HandlerRequest } from './handler-request';
 import { boundedMemo } from './memo';
 import { fetchHandlerOf, type EvcalHandler, type FetchHandler, type WireResponse } from './wire-response';
 import { isTransportError } from './transport-errors';
+import { idempotencyKeyOf, keptAnswerOf, keptAnswerText, REPLAYED_HEADER, requestFingerprint, type KeptAnswer } from './idempotency-keys';
 import { unchangedLists } from './unchanged-lists';
 
 export interface FetchHandlerOptions {
@@ -181,9 +182,9 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
         }
       }
       const ctx: CallContext = principal ? { links: { siteUrl: siteRoot, apiRoot }, principal } : { links: { siteUrl: siteRoot, apiRoot } };
-      const body = await bodyParams(request, maxBodyBytes);
+      const bodyIn = await bodyParams(request, maxBodyBytes);
       // A request with neither path captures nor a body (most reads) shares its address's frozen parameters.
-      const params = isEmpty(match.params) && isEmpty(body) ? addressParams : mergeParams({ path: match.params, query, body });
+      const params = isEmpty(match.params) && isEmpty(bodyIn) ? addressParams : mergeParams({ path: match.params, query, body: bodyIn });
       const action = match.route.action;
       // Validators (RFC 9110 §13): reads answer 304 to a matching If-None-Match, writes to an
       // existing resource check If-Match / If-None-Match inside their transaction. Answers
@@ -226,15 +227,33 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
             throw new CalendarError('precondition_required', msg('Changes need an If-Match header with the ETag of the resource as you read it.'));
           }
           const preconditions = changing ? writePreconditions(ifMatch, ifNoneMatch) : undefined;
-          const body = await action.run(calendar)(params, preconditions ? { ...ctx, preconditions } : ctx);
-          const validator = validatorOf(body);
-          const etag = validator === undefined ? undefined
-            : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, search, reading ? 'read' : 'write']), false);
-          if (reading && etag && !noneMatch(ifNoneMatch, etag)) return notModified(etag, caching, common);
-          const location = action.kind !== 'create' ? undefined
-            : action.location === 'self' ? selfUrl(body)
-            : action.location === 'id' ? idUrl(`${apiRoot}${match.route.path}`, body) : undefined;
-          const headers = { ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(reading ? caching : {}) };
+          const callCtx = preconditions ? { ...ctx, preconditions } : ctx;
+          const run = (c: CallContext) => action.run(calendar)(params, c);
+          /** The headers of an answer: its ETag, and where a created resource is. */
+          const headersOf = (body: object): Record<string, string> => {
+            const validator = validatorOf(body);
+            const etag = validator === undefined ? undefined
+              : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, search, reading ? 'read' : 'write']), false);
+            const location = action.kind !== 'create' ? undefined
+              : action.location === 'self' ? selfUrl(body)
+              : action.location === 'id' ? idUrl(`${apiRoot}${match.route.path}`, body) : undefined;
+            return { ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(reading ? caching : {}) };
+          };
+          // Writes sent with an Idempotency-Key run once per key; a repeat gets the first answer (idempotency-keys.ts).
+          const key = reading ? undefined : idempotencyKeyOf(request.headers.get('idempotency-key'));
+          let body: object;
+          if (key === undefined) {
+            body = await run(callCtx);
+          } else {
+            const fingerprint = await requestFingerprint(method, `${prefix}${path}${search}`, bodyIn);
+            const outcome = await calendar.idempotent({ key, fingerprint }, callCtx, run, (result) => keptAnswerText({
+              status: match.route.status, headers: headersOf(result), body: JSON.stringify(fields ? pickFields(result, fields) : result),
+            }));
+            if (outcome.replayed) return replay(keptAnswerOf(outcome.answer), common, { head, envelope });
+            body = outcome.result;
+          }
+          const headers = headersOf(body);
+          if (reading && headers.etag && !noneMatch(ifNoneMatch, headers.etag)) return notModified(headers.etag, caching, common);
           // A representation parsed from a kept text (an event read again) is sent as that text.
           const text = jsonTextOf(body);
           return text ? sendJson(match.route.status, () => [text], () => body, headers) : send(match.route.status, body, headers);
@@ -350,6 +369,17 @@ function pickFields(body: unknown, fields: string): unknown {
     return out;
   };
   return Array.isArray(body) ? body.map((x) => pick(x as Record<string, unknown>)) : pick(body as Record<string, unknown>);
+}
+
+/**
+ * A write's answer kept with its idempotency key, sent again: its status, headers and body as
+ * they were (in the language and at the addresses of the first request, which the key's
+ * fingerprint holds), this response's own CORS headers, and `Idempotent-Replayed: true`.
+ */
+function replay(kept: KeptAnswer, common: Record<string, string>, mode: { head: boolean; envelope: boolean }): WireResponse {
+  const headers = Object.assign({}, kept.headers, { [REPLAYED_HEADER]: 'true' });
+  if (mode.envelope) return respond(kept.status, JSON.parse(kept.body) as unknown, common, headers, mode);
+  return { status: kept.status, headers: Object.assign({}, BASE_HEADERS, common, headers), body: mode.head ? null : kept.body };
 }
 
 /** `common` headers go on the HTTP response itself, also when `_envelope` wraps the rest in the body. */

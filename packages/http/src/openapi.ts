@@ -31,9 +31,10 @@ const ERRORS: Record<string, string> = {
   '429': 'Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again',
   '503': 'The storage cannot be reached (rest_service_unavailable), takes no writes (rest_read_only), or failed while committing a write that may have been saved (rest_write_outcome_unknown); Retry-After says when to try again',
 };
-/** Writes: a concurrent write may get in the way. */
+/** Writes: a concurrent write may get in the way; an idempotency key may be in use or reused. */
 const WRITE_ERRORS: Record<string, string> = {
-  '409': 'A concurrent write got in the way (rest_conflict); sending the request again may succeed',
+  '409': 'A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed',
+  '422': 'This Idempotency-Key was already used for another request (rest_idempotency_key_reused)',
   '507': 'The storage is full (rest_insufficient_storage): nothing was written; reads still work',
 };
 /** Routes that take a body: it may be too large. */
@@ -46,6 +47,9 @@ const header = (name: string, description: string) => ({ name, in: 'header', req
 const IF_NONE_MATCH_READ = header('If-None-Match', 'ETags of representations you hold: 304 Not Modified when one is still current');
 const IF_MATCH = header('If-Match', 'Change only if the resource still has one of these ETags (* for any existing state); else 412');
 const IF_NONE_MATCH_WRITE = header('If-None-Match', 'Change only if the resource has none of these ETags (* refuses any existing state); else 412');
+// Retries (docs/http.md, "Retries"): the IETF httpapi draft's Idempotency-Key.
+const IDEMPOTENCY_KEY = header('Idempotency-Key', 'A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true');
+const REPLAYED = { schema: { type: 'string', enum: ['true'] }, description: 'This answer is the one kept for the request\'s Idempotency-Key, sent again: nothing was written this time' };
 const ETAG = { schema: { type: 'string' }, description: 'The entity tag of the representation (weak for lists)' };
 const CACHE_CONTROL = { schema: { type: 'string' }, description: 'no-cache: caches keep the answer but check it with If-None-Match each time' };
 const LIST_HEADERS = {
@@ -101,6 +105,8 @@ function operation(route: Route, method: string): Record<string, unknown> {
   const kind = validation(route);
   if (kind === 'read') parameters.push(IF_NONE_MATCH_READ);
   if (kind === 'change') parameters.push(IF_MATCH, IF_NONE_MATCH_WRITE);
+  const writes = method !== 'get';
+  if (writes) parameters.push(IDEMPOTENCY_KEY);
   return {
     summary: route.summary,
     ...(parameters.length ? { parameters } : {}),
@@ -116,12 +122,12 @@ function operation(route: Route, method: string): Record<string, unknown> {
       [String(route.status)]: {
         description: route.summary,
         headers: kind === 'read' ? { ETag: ETAG, 'Cache-Control': CACHE_CONTROL, ...(route.action.kind === 'list' ? LIST_HEADERS : {}) }
-          : kind === 'plain' ? {} : { ETag: ETAG },
+          : { ...(kind === 'plain' ? {} : { ETag: ETAG }), ...(writes ? { 'Idempotent-Replayed': REPLAYED } : {}) },
         content: successContent(route),
       },
       ...(kind === 'read' ? { '304': NOT_MODIFIED } : {}),
       ...Object.fromEntries(Object.entries({
-        ...ERRORS, ...(inBody ? BODY_ERRORS : {}), ...(method === 'get' ? {} : WRITE_ERRORS), ...ERRORS_OF[route.operation],
+        ...ERRORS, ...(inBody ? BODY_ERRORS : {}), ...(writes ? WRITE_ERRORS : {}), ...ERRORS_OF[route.operation],
       }).map(([code, description]) => [code, { description, content: { 'application/json': { schema: ERROR } } }])),
       ...(kind === 'change' ? WRITE_CONDITIONS : {}),
     },

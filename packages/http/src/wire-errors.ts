@@ -53,6 +53,10 @@ const WIRE: Record<CalendarErrorCode | TransportErrorCode, WireError> = {
   sync_token_expired: { code: 'changes-token-expired', status: 410 },
   sync_token_invalid: { code: 'changes-token-invalid', status: 410 },
   webhook_not_found: { code: 'webhook-not-found', status: 404 },
+  // Idempotency-Key (the IETF httpapi draft): a malformed key, a key reused for another request, a repeat while the first runs.
+  invalid_idempotency_key: { code: 'rest_invalid_idempotency_key', status: 400 },
+  idempotency_key_reused: { code: 'rest_idempotency_key_reused', status: 422 },
+  idempotency_key_in_use: { code: 'rest_idempotency_key_in_use', status: 409 },
 };
 
 export interface WireErrorBody {
@@ -88,11 +92,15 @@ export function wireError(error: CalendarError | TransportError, t: Translator =
 }
 
 /**
- * Seconds a client should wait before trying again after a fault of the storage (the
- * `Retry-After` header), or undefined for errors a retry would not cure.
+ * Seconds a client should wait before trying again (the `Retry-After` header): after a fault of
+ * the storage, or a repeat of a write still running; undefined for errors a retry would not cure.
  */
 export function retryAfterOf(error: CalendarError | TransportError): number | undefined {
-  return RETRY_AFTER[error.code as keyof typeof RETRY_AFTER];
+  const fixed = RETRY_AFTER[error.code as keyof typeof RETRY_AFTER];
+  if (fixed !== undefined) return fixed;
+  // An error that knows when to ask again (a repeat of a write still running).
+  const own = 'details' in error ? error.details.retryAfter : undefined;
+  return typeof own === 'number' ? own : undefined;
 }
 
 const RETRY_AFTER = { unavailable: 5, read_only: 30, outcome_unknown: 5, storage_full: 60 } as const satisfies Partial<Record<CalendarErrorCode, number>>;

@@ -112,7 +112,7 @@ describe('documentation', () => {
     expect(doc.components.schemas.Tombstone.required).toEqual(['type', 'id', 'deleted']);
     expect(doc.paths['/webhooks/{id}'].patch.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEndpoint' });
     expect(doc.paths['/webhooks'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEndpointList' });
-    // Webhook endpoints take no If-Match (they are not records with validators).
-    expect(doc.paths['/webhooks/{id}'].patch.parameters.map((p: { name: string }) => p.name)).toEqual(['id']);
+    // Webhook endpoints take no If-Match (they are not records with validators); like every write, an Idempotency-Key.
+    expect(doc.paths['/webhooks/{id}'].patch.parameters.map((p: { name: string }) => p.name)).toEqual(['id', 'Idempotency-Key']);
   });
 });

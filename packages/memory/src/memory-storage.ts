@@ -4,11 +4,12 @@
 // or all of them. A write outside a transaction is a transaction of its own.
 import {
   foldText, indexEventsByLink, runEventQuery, runLinkedPostQuery, runTermQuery, storageError, userNameKey,
-  type EventCollection, type EventRecord, type LinkedPostCollection, type OrganizerRecord, type PostStatus,
+  type EventCollection, type EventRecord, type IdempotencyRecord, type LinkedPostCollection, type OrganizerRecord, type PostStatus,
   type Storage, type StorageTransaction, type Taxonomy, type TermCollection, type TermQuery, type TermRecord, type TokenCollection,
   type TokenRecord, type UserCollection, type UserRecord, type VenueRecord,
 } from '@evcal/core/adapter';
 import { ChangeTables, ChangeView, type ChangesSnapshot } from './change-tables';
+import { IdempotencyTable, IdempotencyView } from './idempotency-table';
 import { EventIndex, tuning } from './event-index';
 import { Table, TableView } from './table';
 import { TermCounts } from './term-counts';
@@ -39,6 +40,8 @@ export interface MemorySnapshot {
   readonly sequences: { readonly post: number; readonly term: number; readonly change: number; readonly horizon?: number };
   /** The change log, webhook endpoints and outbox (absent: empty, with a new log id). */
   readonly changes?: ChangesSnapshot;
+  /** The answers of writes sent with an idempotency key (absent: none). */
+  readonly idempotency?: readonly IdempotencyRecord[];
 }
 
 const slugOf = (r: { slug: string }) => r.slug;
@@ -60,6 +63,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
   };
   const sequences = { post: 0, term: 0, change: 0, horizon: 0 };
   const changeTables = new ChangeTables();
+  const idempotencyTable = new IdempotencyTable();
   const counts = new TermCounts();
   const eventIndex = new EventIndex(tables.events.rows);
   const onEventChange = (before: EventRecord | undefined, after: EventRecord | undefined) => {
@@ -72,7 +76,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
   type Views = { [K in keyof typeof tables]: TableView<(typeof tables)[K] extends Table<infer R> ? R : never> };
 
   type Sequences = typeof sequences;
-  const commit = (views: Views, changeView: ChangeView, seq: Sequences) => {
+  const commit = (views: Views, changeView: ChangeView, keys: IdempotencyView, seq: Sequences) => {
     if (views.events.changes.size > tuning.bulkChanges) eventIndex.invalidate();
     tables.events.apply(views.events.changes, onEventChange);
     tables.venues.apply(views.venues.changes);
@@ -86,13 +90,14 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     sequences.change = seq.change;
     sequences.horizon = Math.max(sequences.horizon, seq.horizon);
     changeView.commit();
+    keys.commit();
   };
 
   /**
    * A storage over transaction views. Outside a transaction (`tx` undefined) the views hold no
    * changes and every write runs as a transaction of its own.
    */
-  const storageOver = (views: Views, changeView: ChangeView, seq: Sequences, tx: { change: number } | undefined): Storage => {
+  const storageOver = (views: Views, changeView: ChangeView, keys: IdempotencyView, seq: Sequences, tx: { change: number } | undefined): Storage => {
     const write = <T>(apply: () => T, own: (t: StorageTransaction) => Promise<T>): Promise<T> => {
       if (closed) return Promise.reject(storageError('unavailable', new Error('evcal/memory: storage is closed')));
       if (!tx) return root.transaction(own);
@@ -229,6 +234,12 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         deliveries: async (endpointId, limit) => changeView.deliveriesOf(endpointId, limit),
         prune: (cutoff) => write(() => changeView.pruneFailed(cutoff), (t) => t.webhooks.prune(cutoff)),
       },
+      idempotency: {
+        get: async (scope, key) => keys.get(scope, key),
+        insert: (r) => write(() => keys.insert(r), (t) => t.idempotency.insert(r)),
+        delete: (scope, key) => write(() => keys.delete(scope, key), (t) => t.idempotency.delete(scope, key)),
+        prune: (now, limit) => write(() => keys.prune(now, limit), (t) => t.idempotency.prune(now, limit)),
+      },
       lastChange: async () => sequences.change,
       changeNow: () => sequences.change,
       readiness: async () => (closed ? { ready: false, reason: 'unreachable', detail: 'the storage is closed' } : { ready: true }),
@@ -249,7 +260,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     tokens: new TableView(tables.tokens, noKey),
   });
 
-  const direct = storageOver(freshViews(), new ChangeView(changeTables), sequences, undefined);
+  const direct = storageOver(freshViews(), new ChangeView(changeTables), new IdempotencyView(idempotencyTable), sequences, undefined);
 
   const root: MemoryStorage = {
     ...direct,
@@ -258,14 +269,15 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       const run = queue.then(async () => {
         const views = freshViews();
         const changeView = new ChangeView(changeTables);
+        const keys = new IdempotencyView(idempotencyTable);
         const seq = { ...sequences, change: sequences.change + 1 };
-        const result = await fn(storageOver(views, changeView, seq, { change: seq.change }) as StorageTransaction);
+        const result = await fn(storageOver(views, changeView, keys, seq, { change: seq.change }) as StorageTransaction);
         // A transaction that wrote nothing changes nothing, the counter included; one that
         // only claimed or settled deliveries takes no change number.
-        const wrote = Object.values(views).some((v) => v.dirty) || changeView.dirty || seq.post !== sequences.post || seq.term !== sequences.term
+        const wrote = Object.values(views).some((v) => v.dirty) || changeView.dirty || keys.dirty || seq.post !== sequences.post || seq.term !== sequences.term
           || seq.change > sequences.change + 1 || seq.horizon !== sequences.horizon;
         if (!wrote && !changeView.housekeeping) return result;
-        commit(views, changeView, wrote ? seq : { ...seq, change: sequences.change });
+        commit(views, changeView, keys, wrote ? seq : { ...seq, change: sequences.change });
         await options.onCommit?.(root);
         return result;
       });
@@ -287,6 +299,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       tokens: [...tables.tokens.rows.values()],
       sequences: { ...sequences },
       changes: changeTables.snapshot(),
+      idempotency: idempotencyTable.snapshot(),
     }),
     load(snapshot) {
       eventIndex.invalidate();
@@ -302,6 +315,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       sequences.change = snapshot.sequences.change;
       sequences.horizon = snapshot.sequences.horizon ?? 0;
       changeTables.load(snapshot.changes);
+      idempotencyTable.load(snapshot.idempotency);
     },
   };
   return root;

@@ -234,6 +234,16 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
 }
 
+/** The answers of writes sent with an idempotency key (migration 0018). */
+export interface IdempotencyTable {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  answer: string;
+  created: BigIntColumn;
+  expires: BigIntColumn;
+}
+
 export interface EvcalDatabase {
   evcal_events: EventsTable;
   evcal_event_links: EventLinksTable;
@@ -249,4 +259,5 @@ export interface EvcalDatabase {
   evcal_meta: MetaTable;
   evcal_webhook_endpoints: WebhookEndpointsTable;
   evcal_webhook_deliveries: WebhookDeliveriesTable;
+  evcal_idempotency: IdempotencyTable;
 }

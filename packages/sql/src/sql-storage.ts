@@ -26,6 +26,7 @@ import { guard, translate } from './sql-errors';
 import { runCommitted } from './transactions';
 import { sqlReadiness, tokenCollection, userCollection } from './account-collections';
 import { sqlChangeLog, sqlWebhookStore } from './sql-change-store';
+import { sqlIdempotencyStore } from './idempotency-store';
 import { sqliteSearchIndexer, type SearchIndexerOptions } from './search-index';
 import { compiledStatements, type CompiledStatements } from './compiled-statements';
 import { foldCountsPostgres, startFoldingPostgres } from './migrations/0017-counts-folded-in-bulk';
@@ -141,6 +142,7 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       tokens: tokenCollection(db, write),
       changes: sqlChangeLog(db, write, guard, statements),
       webhooks: sqlWebhookStore(db, d, write, guard, statements),
+      idempotency: sqlIdempotencyStore(db, write),
       sequences: {
         next: (kind) => write(async (w) => {
           const { rows } = await statements.run(w, 'sequences.next', [1, kind], () => w.updateTable('evcal_sequences')

@@ -5,6 +5,7 @@ import { changeLogGroup } from './change-log-group';
 import { changesGroup } from './changes-group';
 import { suiteContext, type StorageSuiteOptions } from './context';
 import { differentialGroup } from './differential-group';
+import { idempotencyGroup } from './idempotency-group';
 import { queriesGroup } from './queries-group';
 import { recordsGroup } from './records-group';
 
@@ -23,5 +24,6 @@ export function registerStorageSuite(options: StorageSuiteOptions): void {
     queriesGroup(ctx);
     differentialGroup(ctx);
     accountsGroup(ctx);
+    idempotencyGroup(ctx);
   });
 }

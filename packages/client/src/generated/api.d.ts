@@ -294,7 +294,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -440,6 +443,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -482,7 +487,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -502,6 +507,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -671,6 +685,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event ID */
@@ -820,6 +836,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -862,7 +880,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -891,6 +909,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -945,6 +972,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event ID */
@@ -1094,6 +1123,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1136,7 +1167,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1165,6 +1196,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1219,6 +1259,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event ID */
@@ -1233,6 +1275,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1275,7 +1319,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1295,6 +1339,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1351,6 +1404,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event ID */
@@ -1494,6 +1549,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1536,7 +1593,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1565,6 +1622,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1739,6 +1805,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event slug */
@@ -1884,6 +1952,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1926,7 +1996,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1955,6 +2025,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2009,6 +2088,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event slug */
@@ -2154,6 +2235,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2196,7 +2279,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2225,6 +2308,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2279,6 +2371,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event slug */
@@ -2293,6 +2387,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2335,7 +2431,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2355,6 +2451,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2411,6 +2516,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The event slug */
@@ -2550,6 +2657,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2592,7 +2701,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2621,6 +2730,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2811,7 +2929,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2915,6 +3036,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2957,7 +3080,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2977,6 +3100,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3145,6 +3277,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue ID */
@@ -3252,6 +3386,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3294,7 +3430,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3323,6 +3459,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3377,6 +3522,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue ID */
@@ -3484,6 +3631,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3526,7 +3675,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3555,6 +3704,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3609,6 +3767,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue ID */
@@ -3623,6 +3783,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3665,7 +3827,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3685,6 +3847,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3741,6 +3912,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue ID */
@@ -3848,6 +4021,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3890,7 +4065,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3919,6 +4094,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4092,6 +4276,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue slug */
@@ -4199,6 +4385,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4241,7 +4429,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4270,6 +4458,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4324,6 +4521,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue slug */
@@ -4431,6 +4630,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4473,7 +4674,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4502,6 +4703,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4556,6 +4766,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue slug */
@@ -4570,6 +4782,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4612,7 +4826,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4632,6 +4846,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4688,6 +4911,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The venue slug */
@@ -4795,6 +5020,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4837,7 +5064,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4866,6 +5093,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5056,7 +5292,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -5120,6 +5359,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5162,7 +5403,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5182,6 +5423,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5350,6 +5600,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer ID */
@@ -5417,6 +5669,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5459,7 +5713,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5488,6 +5742,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5542,6 +5805,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer ID */
@@ -5609,6 +5874,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5651,7 +5918,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5680,6 +5947,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5734,6 +6010,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer ID */
@@ -5748,6 +6026,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5790,7 +6070,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5810,6 +6090,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5866,6 +6155,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer ID */
@@ -5933,6 +6224,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5975,7 +6268,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6004,6 +6297,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6177,6 +6479,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer slug */
@@ -6244,6 +6548,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6286,7 +6592,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6315,6 +6621,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6369,6 +6684,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer slug */
@@ -6436,6 +6753,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6478,7 +6797,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6507,6 +6826,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6561,6 +6889,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer slug */
@@ -6575,6 +6905,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6617,7 +6949,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6637,6 +6969,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6693,6 +7034,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The organizer slug */
@@ -6760,6 +7103,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6802,7 +7147,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6831,6 +7176,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7027,7 +7381,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -7061,6 +7418,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7103,7 +7462,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7123,6 +7482,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7286,6 +7654,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The category ID */
@@ -7323,6 +7693,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7365,7 +7737,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7394,6 +7766,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7448,6 +7829,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The category ID */
@@ -7485,6 +7868,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7527,7 +7912,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7556,6 +7941,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7610,6 +8004,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The category ID */
@@ -7624,6 +8020,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7666,7 +8064,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7686,6 +8084,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7742,6 +8149,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The category ID */
@@ -7779,6 +8188,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7821,7 +8232,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -7850,6 +8261,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8044,7 +8464,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -8078,6 +8501,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8120,7 +8545,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8140,6 +8565,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8303,6 +8737,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The tag ID */
@@ -8340,6 +8776,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8382,7 +8820,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8411,6 +8849,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8465,6 +8912,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The tag ID */
@@ -8502,6 +8951,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8544,7 +8995,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8573,6 +9024,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8627,6 +9087,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The tag ID */
@@ -8641,6 +9103,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8683,7 +9147,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8703,6 +9167,15 @@ export interface paths {
                 };
                 /** @description The resource changed since you read it (rest_precondition_failed) */
                 412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8759,6 +9232,8 @@ export interface paths {
                     "If-Match"?: string;
                     /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
                     "If-None-Match"?: string;
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
                 };
                 path: {
                     /** @description The tag ID */
@@ -8796,6 +9271,8 @@ export interface paths {
                     headers: {
                         /** @description The entity tag of the representation (weak for lists) */
                         ETag?: string;
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8838,7 +9315,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8867,6 +9344,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9530,7 +10016,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -9566,6 +10055,8 @@ export interface paths {
                 /** @description Register a webhook endpoint (administrators); the answer carries its secret */
                 201: {
                     headers: {
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9608,7 +10099,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9628,6 +10119,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9768,7 +10268,10 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The endpoint ID (ep_…) */
                     id: string;
@@ -9807,6 +10310,8 @@ export interface paths {
                 /** @description Change a webhook endpoint: only the fields sent change (administrators) */
                 200: {
                     headers: {
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9849,7 +10354,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9869,6 +10374,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9909,7 +10423,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The endpoint ID (ep_…) */
                     id: string;
@@ -9948,6 +10465,8 @@ export interface paths {
                 /** @description Change a webhook endpoint: only the fields sent change (administrators) */
                 200: {
                     headers: {
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9990,7 +10509,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10010,6 +10529,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10050,7 +10578,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The endpoint ID (ep_…) */
                     id: string;
@@ -10062,6 +10593,8 @@ export interface paths {
                 /** @description Remove a webhook endpoint and its waiting deliveries (administrators) */
                 200: {
                     headers: {
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10104,7 +10637,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10115,6 +10648,15 @@ export interface paths {
                 };
                 /** @description The item is already in the trash */
                 410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10157,7 +10699,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your choosing, best a random UUID: 1 to 255 printable ASCII characters, as a Structured Field string ("…") or bare (else 400 rest_invalid_idempotency_key). The write runs once per key: a repeat with the same key, address and body while the server keeps the key (24 hours by default) gets the first answer again, with Idempotent-Replayed: true */
+                    "Idempotency-Key"?: string;
+                };
                 path: {
                     /** @description The endpoint ID (ep_…) */
                     id: string;
@@ -10196,6 +10741,8 @@ export interface paths {
                 /** @description Change a webhook endpoint: only the fields sent change (administrators) */
                 200: {
                     headers: {
+                        /** @description This answer is the one kept for the request's Idempotency-Key, sent again: nothing was written this time */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10238,7 +10785,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+                /** @description A concurrent write got in the way (rest_conflict), or a request with this Idempotency-Key is still being processed (rest_idempotency_key_in_use, with Retry-After); sending the request again may succeed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10258,6 +10805,15 @@ export interface paths {
                 };
                 /** @description The request body is larger than the server accepts (rest_payload_too_large) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This Idempotency-Key was already used for another request (rest_idempotency_key_reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -54,6 +54,8 @@ export function recordingStorage(storage: Storage, options: ChangeRecorderOption
     sequences: storage.sequences,
     changes: storage.changes,
     webhooks: storage.webhooks,
+    // Idempotency records are not records of the calendar either.
+    idempotency: storage.idempotency,
     // Accounts are not records of the calendar: not in the change log.
     users: storage.users,
     tokens: storage.tokens,
@@ -100,6 +102,7 @@ class TransactionRecorder {
       sequences: tx.sequences,
       changes: tx.changes,
       webhooks: tx.webhooks,
+      idempotency: tx.idempotency,
       users: tx.users,
       tokens: tx.tokens,
       readiness: () => tx.readiness(),

@@ -42,7 +42,17 @@ export const changesSchema = v.object({
  */
 export function changesJsonPieces(changes: StoredChanges, cache?: WeakMap<object, Uint8Array>): Uint8Array[] {
   const out: Uint8Array[] = [utf8.encode(`{"log":${JSON.stringify(changes.log)},"endpoints":${JSON.stringify(changes.endpoints)},"entries":[`)];
-  const list = (items: readonly object[]) => items.forEach((item, i) => {
+  out.push(...jsonListPieces(changes.entries, cache));
+  out.push(utf8.encode('],"deliveries":['));
+  out.push(...jsonListPieces(changes.deliveries, cache));
+  out.push(utf8.encode(']}'));
+  return out;
+}
+
+/** The items of a JSON list (without its brackets) as UTF-8 pieces, each item's bytes kept by object in `cache`. */
+export function jsonListPieces(items: readonly object[], cache?: WeakMap<object, Uint8Array>): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  items.forEach((item, i) => {
     let bytes = cache?.get(item);
     if (bytes === undefined) {
       bytes = utf8.encode(JSON.stringify(item));
@@ -51,10 +61,6 @@ export function changesJsonPieces(changes: StoredChanges, cache?: WeakMap<object
     if (i > 0) out.push(COMMA);
     out.push(bytes);
   });
-  list(changes.entries);
-  out.push(utf8.encode('],"deliveries":['));
-  list(changes.deliveries);
-  out.push(utf8.encode(']}'));
   return out;
 }
 

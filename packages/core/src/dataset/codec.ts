@@ -14,7 +14,9 @@ import { formatUtc, parseWall } from '../time/wall-clock';
 import { decodeAccounts, encodeAccounts, type AccountSet } from './account-codec';
 import { resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
 import type { StoredChanges } from '../storage/change-store';
-import { changesJsonPieces, changesSchema } from './changes-codec';
+import { changesJsonPieces, changesSchema, jsonListPieces } from './changes-codec';
+import type { IdempotencyRecord } from '../storage/idempotency-store';
+import { idempotencySchema } from './idempotency-codec';
 
 /** Every record of a calendar, and where its id sequences stand; a stored calendar's accounts too. */
 export interface RecordSet extends AccountSet {
@@ -27,11 +29,16 @@ export interface RecordSet extends AccountSet {
   readonly sequences: { readonly post: number; readonly term: number; readonly change: number; readonly horizon?: number };
   /** The change log and webhooks of the storage these records come from (only a storage's own document keeps them). */
   readonly changes?: StoredChanges;
+  /** The answers of writes sent with an idempotency key (only a storage's own document keeps them). */
+  readonly idempotency?: readonly IdempotencyRecord[];
 }
 
 /** The dataset document: the five sections and evcal's metadata. */
 export interface EncodedDataset {
-  evcal: { format: 1; sequences: { post: number; term: number; change?: number; horizon?: number }; changes?: StoredChanges };
+  evcal: {
+    format: 1; sequences: { post: number; term: number; change?: number; horizon?: number }; changes?: StoredChanges;
+    idempotency?: readonly IdempotencyRecord[];
+  };
   categories: Record<string, unknown>[];
   tags: Record<string, unknown>[];
   venues: Record<string, unknown>[];
@@ -42,7 +49,11 @@ export interface EncodedDataset {
 export function encodeDataset(records: RecordSet): EncodedDataset {
   const c = records.changes;
   const out: Record<string, unknown> = {
-    evcal: { ...encodeMeta(records), ...(c ? { changes: { log: c.log, endpoints: c.endpoints, entries: c.entries, deliveries: c.deliveries } } : {}) },
+    evcal: {
+      ...encodeMeta(records),
+      ...(c ? { changes: { log: c.log, endpoints: c.endpoints, entries: c.entries, deliveries: c.deliveries } } : {}),
+      ...(records.idempotency?.length ? { idempotency: records.idempotency } : {}),
+    },
   };
   for (const [key, encode] of SECTIONS) out[key] = byId<{ id: number }>(records[key]).map(encode);
   const accounts = encodeAccounts(records);
@@ -59,8 +70,12 @@ export function encodeDataset(records: RecordSet): EncodedDataset {
  */
 export function datasetJsonBytes(records: RecordSet, cache?: WeakMap<object, Uint8Array>): Uint8Array {
   const meta = JSON.stringify(encodeMeta(records));
-  const parts: Uint8Array[] = [utf8.encode(`{"evcal":${records.changes ? meta.slice(0, -1) : meta}`)];
-  if (records.changes) parts.push(utf8.encode(',"changes":'), ...changesJsonPieces(records.changes, cache), CLOSE_OBJECT);
+  // What the storage's own document adds to the metadata, after its sequences.
+  const own: Uint8Array[] = [];
+  if (records.changes) own.push(utf8.encode(',"changes":'), ...changesJsonPieces(records.changes, cache));
+  if (records.idempotency?.length) own.push(utf8.encode(',"idempotency":['), ...jsonListPieces(records.idempotency, cache), CLOSE_LIST);
+  const parts: Uint8Array[] = [utf8.encode(`{"evcal":${own.length ? meta.slice(0, -1) : meta}`)];
+  if (own.length) parts.push(...own, CLOSE_OBJECT);
   for (const [key, encode] of SECTIONS) {
     parts.push(utf8.encode(`,"${key}":[`));
     byId<{ id: number }>(records[key]).forEach((r, i) => {
@@ -103,9 +118,11 @@ export function decodeDataset(data: unknown): RecordSet {
   const maxId = (lists: readonly { id: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => (r.id > MAX_ID ? n : Math.max(n, r.id)), m), 0);
   const maxRevision = (lists: readonly { revision: number }[][]) => lists.reduce((m, list) => list.reduce((n, r) => Math.max(n, r.revision), m), 0);
   const changes = doc.evcal?.changes === undefined ? undefined : parse(changesSchema, doc.evcal.changes, 'evcal.changes');
+  const idempotency = doc.evcal?.idempotency === undefined ? undefined : parse(idempotencySchema, doc.evcal.idempotency, 'evcal.idempotency');
   return {
     events, venues, organizers, categories, tags, ...accounts.value,
     ...(changes ? { changes } : {}),
+    ...(idempotency ? { idempotency } : {}),
     sequences: {
       post: Math.max(doc.evcal?.sequences.post ?? 0, maxId([events, venues, organizers])),
       term: Math.max(doc.evcal?.sequences.term ?? 0, maxId([categories, tags])),
@@ -183,7 +200,7 @@ function encodeOrganizer(o: OrganizerRecord): Record<string, unknown> {
   return { organizer: o.title, ...encodePost(o), phone: o.phone, website: o.website, email: o.email };
 }
 
-type SectionKey = Exclude<keyof RecordSet, 'sequences' | 'changes' | keyof AccountSet>;
+type SectionKey = Exclude<keyof RecordSet, 'sequences' | 'changes' | 'idempotency' | keyof AccountSet>;
 type Encoder = (record: { id: number }) => Record<string, unknown>;
 /** A section and the encoder of its records (each applied only to that section's records). */
 const section = <K extends SectionKey>(key: K, encode: (record: RecordSet[K][number]) => Record<string, unknown>) =>
@@ -283,6 +300,7 @@ const documentSchema = v.object({
     format: v.literal(1),
     sequences: v.object({ post: v.number(), term: v.number(), change: v.optional(v.number()), horizon: v.optional(v.number()) }),
     changes: v.optional(v.unknown()),
+    idempotency: v.optional(v.unknown()),
   })),
   categories: v.optional(v.array(v.unknown())),
   tags: v.optional(v.array(v.unknown())),

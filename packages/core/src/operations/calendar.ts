@@ -22,6 +22,7 @@ import type { ChangeListener } from '../changes/change-events';
 import { webhookOperations, type WebhookOperations } from '../changes/webhook-endpoints';
 import type { ChangesJson } from '../represent/change-schemas';
 import type { ChangesInput } from './inputs';
+import { createIdempotentRunner, type IdempotentRunner } from './idempotency';
 
 type Input = Readonly<Record<string, unknown>>;
 type Json = Validated<EventJson>;
@@ -96,6 +97,17 @@ export interface Calendar {
    * waiting (`Storage.changeNow`); undefined where it cannot (ask `listUnchanged`).
    */
   listUnchangedNow(stable: ListStability): boolean | undefined;
+  /**
+   * Runs a write once per idempotency key of its caller (docs/http.md, "Retries"): the first
+   * time, `write` runs (give it the context it receives: its operation then runs in the
+   * transaction begun here) and `keep(result)` is kept with the key by that transaction; a
+   * repeat with the same key and fingerprint within `idempotency.ttlSeconds` answers the kept
+   * text (`replayed: true`) and writes nothing. Another fingerprint with the key is refused
+   * (`idempotency_key_reused`), and so is a repeat while the first runs (`idempotency_key_in_use`).
+   *
+   *     const out = await calendar.idempotent({ key, fingerprint }, ctx, (c) => calendar.events.create(input, c), JSON.stringify);
+   */
+  readonly idempotent: IdempotentRunner;
 }
 
 export interface ChangeOperations {
@@ -139,5 +151,6 @@ export function createCalendar(options: CalendarOptions): Calendar {
     off: (_event, listener) => config.changeEvents.off(listener),
     listUnchanged: (stable) => listUnchanged(config, stable),
     listUnchangedNow: (stable) => listUnchangedNow(config, stable),
+    idempotent: createIdempotentRunner(config),
   };
 }

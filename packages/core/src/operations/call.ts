@@ -44,6 +44,8 @@ export interface Call {
  * when it does) and the change log pruned (at most hourly); then the call begins.
  */
 export function startCall(config: CalendarConfig, ctx?: CallContext): Call | Promise<Call> {
+  // A call inside a transaction (an idempotent write's) had what was due run before that began.
+  if (ctx && joinedTransaction(ctx)) return beginCall(config, ctx);
   // Most calls find nothing due: they begin without waiting on anything.
   const publishing = config.publishDue();
   if (publishing === undefined && !config.horizon.lags(config.now())) {
@@ -97,14 +99,15 @@ export function beginCall(config: CalendarConfig, ctx: CallContext = {}): Call {
   const permissions = permissionsFor(ctx.principal, config.roles, config.authorize);
   const now = config.now();
   const links = ctx.links ?? { siteUrl: config.siteUrl, apiRoot: config.apiRoot };
+  const storage = joinedTransaction(ctx) ?? config.storage;
   return {
     config,
-    storage: config.storage,
+    storage,
     permissions,
     principal: ctx.principal,
     now,
     links,
-    args: new LazyArgContext(config.storage, config, permissions, now),
+    args: new LazyArgContext(storage, config, permissions, now),
     preconditions: ctx.preconditions,
   };
 }
@@ -116,6 +119,24 @@ class LazyArgContext implements ArgContext {
   get memo(): ArgMemo {
     return (this.#memo ??= newArgMemo());
   }
+}
+
+/**
+ * Contexts of calls that run inside a transaction begun for them (an idempotent write's:
+ * idempotency.ts), and that transaction. Kept here rather than in `CallContext`, so that
+ * only core can make a call join a transaction.
+ */
+const joined = new WeakMap<CallContext, StorageTransaction>();
+
+/** A context like `ctx` whose calls read and write through `tx`. */
+export function joining(ctx: CallContext, tx: StorageTransaction): CallContext {
+  const inner = { ...ctx };
+  joined.set(inner, tx);
+  return inner;
+}
+
+function joinedTransaction(ctx: CallContext): StorageTransaction | undefined {
+  return joined.get(ctx);
 }
 
 /** A call inside a write transaction: what it writes is stamped with the transaction's change. */

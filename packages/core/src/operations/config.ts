@@ -113,6 +113,18 @@ export interface CalendarOptions {
   readonly onError?: (error: unknown) => void;
   /** Recurring events (docs/recurrence.md). */
   readonly recurrence?: RecurrenceOptions;
+  /** Writes sent with an idempotency key (`calendar.idempotent`, HTTP `Idempotency-Key`: docs/http.md). */
+  readonly idempotency?: IdempotencyOptions;
+}
+
+/** How long the answers of writes sent with an idempotency key are kept. */
+export interface IdempotencyOptions {
+  /**
+   * Seconds a write's answer is kept with its key: a repeat within that time gets the answer
+   * again, a later one runs as a new write. Expired records are removed by later keyed writes.
+   * @default 86400 (24 hours)
+   */
+  readonly ttlSeconds?: number;
 }
 
 /** How series are materialised (docs/recurrence.md). */
@@ -188,6 +200,8 @@ export interface CalendarConfig {
   readonly horizon: HorizonKeeper;
   /** How long the change log keeps entries, in ms. */
   readonly changeRetentionMs: number;
+  /** How long the answer of a write sent with an idempotency key is kept, in ms. */
+  readonly idempotencyTtlMs: number;
   /** The listeners of committed changes (`calendar.on('change', …)`). */
   readonly changeEvents: ChangeEvents;
   readonly onError: (error: unknown) => void;
@@ -230,6 +244,8 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
   if (recurrence.maxHorizonMonths < recurrence.horizonMonths) throw new TypeError('evcal: recurrence.maxHorizonMonths must be at least recurrence.horizonMonths');
   const retentionDays = options.changes?.retentionDays ?? 30;
   if (!(retentionDays > 0) || !Number.isFinite(retentionDays)) throw new TypeError('evcal: changes.retentionDays must be a positive number');
+  const ttlSeconds = options.idempotency?.ttlSeconds ?? 86_400;
+  if (!(ttlSeconds > 0) || !Number.isFinite(ttlSeconds)) throw new TypeError('evcal: idempotency.ttlSeconds must be a positive number');
   const now = () => {
     const t = clock();
     return typeof t === 'number' ? t : t.getTime();
@@ -264,6 +280,7 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     recurrence,
     horizon: createHorizonKeeper({ recurrence }),
     changeRetentionMs,
+    idempotencyTtlMs: ttlSeconds * 1000,
     changeEvents,
     onError,
   };

@@ -10,6 +10,7 @@ import type {
   CountedTerm, EventQuery, LinkedPostQuery, Page, TermQuery,
 } from '../query/query-types';
 import type { ChangeLog, WebhookStore } from './change-store';
+import type { IdempotencyStore } from './idempotency-store';
 
 /** What an adapter can do, declared rather than sniffed. */
 export interface StorageCapabilities {
@@ -144,6 +145,8 @@ export interface Storage {
   readonly changes: ChangeLog;
   /** Webhook endpoints and the outbox of their deliveries. */
   readonly webhooks: WebhookStore;
+  /** The answers of writes sent with an idempotency key, kept by the write's own transaction. */
+  readonly idempotency: IdempotencyStore;
   /**
    * The change number of the last committed write transaction (0 for a storage never
    * written), as every process sharing the storage sees it. Lists' validators are built on
