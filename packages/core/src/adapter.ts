@@ -12,7 +12,7 @@ export type {
 export { CHANGE_KINDS } from './storage/change-store';
 export type {
   ChangeKind, ChangeAction, ChangeEntry, ChangeLog, ChangeLogState, ChangePosition, OccurrenceActions, PostState, StoredChanges,
-  WebhookStore, WebhookEndpointRecord, WebhookDelivery, DeliveryKey, DeliveryOutcome,
+  WebhookStore, WebhookEndpointRecord, WebhookDelivery, DeliveryKey, DeliveryOutcome, WebhookAttempt, WebhookEndpointAttempts, WebhookEndpointStatus,
 } from './storage/change-store';
 export { storageError, isStorageConflict } from './storage/storage-errors';
 export type { StorageErrorCode } from './storage/storage-errors';

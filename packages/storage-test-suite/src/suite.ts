@@ -7,6 +7,7 @@ import { suiteContext, type StorageSuiteOptions } from './context';
 import { differentialGroup } from './differential-group';
 import { queriesGroup } from './queries-group';
 import { recordsGroup } from './records-group';
+import { webhookStatusGroup } from './webhook-status-group';
 
 /**
  * Registers every test of the storage contract for an adapter. Call it at the top level of a
@@ -20,6 +21,7 @@ export function registerStorageSuite(options: StorageSuiteOptions): void {
     recordsGroup(ctx);
     changesGroup(ctx);
     changeLogGroup(ctx);
+    webhookStatusGroup(ctx);
     queriesGroup(ctx);
     differentialGroup(ctx);
     accountsGroup(ctx);
