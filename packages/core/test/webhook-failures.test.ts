@@ -25,6 +25,8 @@ describe('registering an endpoint on a private address', () => {
     // IPv4-mapped IPv6, as URLs normalise it (::ffff:127.0.0.1 becomes ::ffff:7f00:1).
     ['http://[::ffff:127.0.0.1]/in', '::ffff:7f00:1 is a loopback address'],
     ['http://[::ffff:a9fe:a9fe]/in', '::ffff:a9fe:a9fe is a link-local address'],
+    // IPv4-compatible IPv6 (deprecated; [::127.0.0.1] as URLs write it).
+    ['http://[::127.0.0.1]/in', '::7f00:1 is an IPv4-compatible address'],
     // Other spellings of 127.0.0.1, which URLs normalise too.
     ['http://2130706433/in', '127.0.0.1 is a loopback address'],
     ['http://localhost:3000/in', 'localhost is a loopback name'],

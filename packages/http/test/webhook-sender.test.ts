@@ -103,6 +103,8 @@ describe('createWebhookSender', () => {
     ['::ffff:7f00:1', true], ['::ffff:808:808', false], ['2606:4700:4700::1111', false], ['not an address', true],
     ['::ffff:a9fe:a9fe', true], ['fd12:3456::1', true], ['fec0::1', true], ['64:ff9b::a00:1', true], ['2002:7f00:1::', true], ['255.255.255.255', true],
     ['[::1]', true], ['2a00:1450:4001:80b::200e', false],
+    // IPv4-compatible (::/96), as URLs write [::127.0.0.1]: ipaddr.js calls it unicast (its #203).
+    ['::7f00:1', true], ['::808:808', true],
   ])('isPrivateAddress(%s) is %s', (ip, expected) => {
     expect(isPrivateAddress(ip)).toBe(expected);
   });

@@ -20,7 +20,9 @@ export function refusedAddressKind(ip: string): string | undefined {
   const address = ipaddr.process(text);
   const range = address.range();
   switch (range) {
-    case 'unicast': return undefined;
+    // ipaddr.js calls IPv4-compatible IPv6 (::/96, deprecated: ::7f00:1 is URL's spelling of
+    // [::127.0.0.1]) unicast (whitequark/ipaddr.js#203, open): refused here.
+    case 'unicast': return address instanceof ipaddr.IPv6 && address.parts.slice(0, 6).every((part) => part === 0) ? 'an IPv4-compatible address' : undefined;
     case 'loopback': return 'a loopback address';
     case 'private': case 'uniqueLocal': return 'a private address';
     case 'linkLocal': return 'a link-local address';
