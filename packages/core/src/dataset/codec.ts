@@ -42,7 +42,7 @@ export interface EncodedDataset {
 export function encodeDataset(records: RecordSet): EncodedDataset {
   const c = records.changes;
   const out: Record<string, unknown> = {
-    evcal: { ...encodeMeta(records), ...(c ? { changes: { log: c.log, endpoints: c.endpoints, entries: c.entries, deliveries: c.deliveries } } : {}) },
+    evcal: { ...encodeMeta(records), ...(c ? { changes: { log: c.log, endpoints: c.endpoints, endpointAttempts: c.endpointAttempts ?? [], entries: c.entries, deliveries: c.deliveries } } : {}) },
   };
   for (const [key, encode] of SECTIONS) out[key] = byId<{ id: number }>(records[key]).map(encode);
   const accounts = encodeAccounts(records);
