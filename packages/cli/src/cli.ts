@@ -1,7 +1,7 @@
 // The `evcal` command: serve, import, export, migrate.
 import { isValidZoneName } from '@evcal/core';
 import { runTokens, runUsers } from './accounts-command';
-import { integer, options, STORAGE_ARGS, storageOf, UsageError } from './command-args';
+import { allowPrivateOf, integer, options, STORAGE_ARGS, storageOf, UsageError } from './command-args';
 import { optionsHelp, SERVE_OPTIONS } from './options';
 import { runServe } from './serve-command';
 import { DEFAULT_STORAGE, redact } from './storage-url';
@@ -21,17 +21,15 @@ Usage:
   evcal users|tokens <command> [--storage <url>]  manage accounts and API tokens (below)
   evcal webhooks list [--storage <url>] [--json]
   evcal webhooks add <url> [--types <list>] [--description <text>] [--secret whsec_...]
+                     [--webhook-allow-private]
   evcal webhooks enable|disable|remove <endpoint id> [--storage <url>]
                                                 manage webhook endpoints (docs/webhooks.md);
-                                                evcal serve on the storage delivers to them
+                                                evcal serve on the storage delivers to them;
+                                                list shows each one's last attempt and error
+                                                and the deliveries waiting
   evcal migrate --from <API root URL> [--storage <url>] [options]
                                                 move in from a live site running The Events
                                                 Calendar (or another evcal), over its REST API
-  evcal webhooks list [--storage <url>] [--json]
-  evcal webhooks add <url> [--types <list>] [--description <text>] [--secret whsec_...]
-  evcal webhooks enable|disable|remove <endpoint id> [--storage <url>]
-                                                manage webhook endpoints (docs/webhooks.md);
-                                                evcal serve on the storage delivers to them
 
 Storage URLs (--storage), default ${DEFAULT_STORAGE}:
   memory                          in this process only
@@ -66,19 +64,14 @@ Accounts (kept in the storage; tokens only as hashes; see docs/operations.md):
   Each takes --storage <url> (or EVCAL_STORAGE, DATABASE_URL, --config) and --json.
 
 Options of webhooks:
-  --storage <url>            the storage (see above)
-  --types <list>             add: the event types to deliver, comma-separated, e.g.
-                             event.created,event.updated,event.trashed (default: every type)
-  --description <text>       add: what the endpoint is for
-  --secret <whsec_...>       add: the signing secret (default: a new random one, printed)
-  --json                     print endpoints as JSON
-
-Options of webhooks:
   --storage <url>            the storage (see above; or EVCAL_STORAGE, DATABASE_URL, --config)
   --types <list>             add: the event types to deliver, comma-separated, e.g.
                              event.created,event.updated,event.trashed (default: every type)
   --description <text>       add: what the endpoint is for
   --secret <whsec_...>       add: the signing secret (default: a new random one, printed)
+  --webhook-allow-private    add: accept a loopback, private or link-local address (a
+                             receiver on this machine or network); evcal serve must be given
+                             it too to deliver there [EVCAL_WEBHOOK_ALLOW_PRIVATE]
   --json                     print endpoints as JSON
 
 Options of import (iCalendar files):
@@ -230,6 +223,7 @@ async function runWebhooks(args: readonly string[]): Promise<number> {
     types: { type: 'string' },
     description: { type: 'string' },
     secret: { type: 'string' },
+    'webhook-allow-private': { type: 'boolean' },
     json: { type: 'boolean' },
   }, true);
   if (values.help) {
@@ -250,6 +244,7 @@ async function runWebhooks(args: readonly string[]): Promise<number> {
     ...(values.types !== undefined ? { types: (values.types as string).split(',').map((t) => t.trim()).filter(Boolean) } : {}),
     ...(values.description !== undefined ? { description: values.description as string } : {}),
     ...(values.secret !== undefined ? { secret: values.secret as string } : {}),
+    allowPrivateAddresses: allowPrivateOf(values),
     json: values.json === true,
   });
 }

@@ -33,9 +33,18 @@ export const STORAGE_ARGS: OptionSpec = { storage: { type: 'string' }, config: {
 
 /** The storage URL of a command: --storage, else EVCAL_STORAGE / DATABASE_URL, else the config file's, else the default. */
 export function storageOf(values: OptionValues, env: NodeJS.ProcessEnv = process.env): string {
+  return (serveOption('storage', values, env) as string | undefined) ?? DEFAULT_STORAGE;
+}
+
+/** Whether private webhook addresses are allowed: --webhook-allow-private, else its variable or the config file's, as for serve. */
+export function allowPrivateOf(values: OptionValues, env: NodeJS.ProcessEnv = process.env): boolean {
+  return serveOption('webhook-allow-private', values, env) === true;
+}
+
+/** One of serve's options, read as serve reads it. */
+function serveOption(name: keyof typeof SERVE_OPTIONS, values: OptionValues, env: NodeJS.ProcessEnv): unknown {
   try {
-    const resolved = resolveOptions({ storage: SERVE_OPTIONS.storage }, values, env, SERVE_OPTIONS);
-    return (resolved.storage?.value as string | undefined) ?? DEFAULT_STORAGE;
+    return resolveOptions({ [name]: SERVE_OPTIONS[name] }, values, env, SERVE_OPTIONS)[name]?.value;
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;

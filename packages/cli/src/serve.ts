@@ -5,11 +5,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import {
-  createAccounts, createCalendar, createWebhookDispatcher, DEFAULT_ROLES, formatWall, instantToWall, isStorageFault, MAX_ID,
+  createAccounts, createCalendar, createWebhookDispatcher, DEFAULT_ROLES, describeNextAttempt, formatWall, instantToWall, isStorageFault, MAX_ID,
   type Principal, type Storage, type WebhookDispatcher,
 } from '@evcal/core';
 import {
-  accountCredentials, anonymousWithoutAuthorization, createFetchHandler, weakSecret, createLanguageHandler, createWebhookSender, memoryCredentialFailureLimit, memoryRateLimit,
+  accountCredentials, anonymousWithoutAuthorization, createFetchHandler, createLanguageHandler, createWebhookSender, lookupAddresses,
+  memoryCredentialFailureLimit, memoryRateLimit, weakSecret,
   type Authenticate, type FetchHandlerOptions, type HandlerRequest,
 } from '@evcal/http';
 import { incomingMessageOf, toNodeHandler } from '@evcal/http/node';
@@ -90,7 +91,7 @@ export interface ServeWebhookOptions {
   readonly timeoutMs?: number;
   /** Delays before the retries, in ms. @default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h */
   readonly retrySchedule?: readonly number[];
-  /** Deliver to private, loopback and link-local addresses too. @default false */
+  /** Accept endpoints on private, loopback and link-local addresses, and deliver to them. @default false */
   readonly allowPrivateAddresses?: boolean;
 }
 
@@ -122,6 +123,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   let dispatcher: WebhookDispatcher | undefined;
   try {
     const users = options.users ?? [];
+    const allowPrivateAddresses = options.webhooks?.allowPrivateAddresses ?? false;
     const frozen = options.now?.getTime();
     // Token expiry follows the real clock, whatever the calendar's.
     const accounts = createAccounts({ storage });
@@ -136,6 +138,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       users: { exists: async (id, s) => users.some((u) => u.id === id) || (await s.users.get(id)) !== undefined },
       ...(options.changeRetentionDays !== undefined ? { changes: { retentionDays: options.changeRetentionDays } } : {}),
       ...(options.idempotencyTtlSeconds !== undefined ? { idempotency: { ttlSeconds: options.idempotencyTtlSeconds } } : {}),
+      // POST /webhooks refuses what the sender below would refuse.
+      webhooks: { allowPrivateAddresses, lookup: lookupAddresses },
     });
     // Loaded as a one-time bulk load (bulk-load.ts): what V8 learns from it would slow serving.
     const seed = options.seed;
@@ -226,8 +230,14 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     // taken over once its lease (twice the time-out, and a second) has run out.
     const timeoutMs = options.webhooks?.timeoutMs ?? 10_000;
     dispatcher = createWebhookDispatcher(calendar, {
-      send: createWebhookSender({ timeoutMs, allowPrivateAddresses: options.webhooks?.allowPrivateAddresses ?? false }),
+      send: createWebhookSender({ timeoutMs, allowPrivateAddresses }),
       leaseMs: 2 * timeoutMs + 1_000,
+      onError: (error) => logger.error('webhook delivery loop failed', errorFields(error)),
+      // Every failed attempt, with why and what comes next: a delivery never fails unseen.
+      onFailure: (f) => logger.warn('webhook delivery failed', {
+        endpoint_id: f.endpointId, url: f.url, reason: f.reason, status: f.status, attempt: f.attempt, message_id: f.messageId,
+        next_attempt: f.nextAttemptAt === null ? null : new Date(f.nextAttemptAt).toISOString(), then: describeNextAttempt(f),
+      }),
       ...(options.webhooks?.retrySchedule ? { retrySchedule: options.webhooks.retrySchedule } : {}),
     });
     dispatcher.start();

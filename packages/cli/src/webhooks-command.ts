@@ -1,7 +1,9 @@
 // `evcal webhooks`: register, list, enable, disable and remove webhook endpoints in a storage,
-// as an administrator would through the API (docs/webhooks.md). `evcal serve` on the same
-// storage delivers to them.
+// as an administrator would through the API (docs/webhooks.md), each listed with how its
+// deliveries are going. `evcal serve` on the same storage delivers to them. An endpoint on a
+// private address is refused unless allowed, as `evcal serve` refuses to deliver to it.
 import { createCalendar, isCalendarError, type Principal, type WebhookEndpointJson } from '@evcal/core';
+import { lookupAddresses } from '@evcal/http';
 import { openStorage } from './storage-url';
 
 export interface WebhooksCommandOptions {
@@ -12,6 +14,8 @@ export interface WebhooksCommandOptions {
   readonly types?: readonly string[];
   readonly description?: string;
   readonly secret?: string;
+  /** add: accept a loopback, private or link-local address (`--webhook-allow-private`, as serve's). @default false */
+  readonly allowPrivateAddresses?: boolean;
   readonly json: boolean;
 }
 
@@ -22,7 +26,7 @@ const OPERATOR: Principal = { id: 0, capabilities: ['manage_options'] };
 export async function webhooksCommand(options: WebhooksCommandOptions, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   const storage = await openStorage(options.storage);
   try {
-    const webhooks = createCalendar({ storage }).webhooks;
+    const webhooks = createCalendar({ storage, webhooks: { allowPrivateAddresses: options.allowPrivateAddresses ?? false, lookup: lookupAddresses } }).webhooks;
     const ctx = { principal: OPERATOR };
     const id = options.target ?? '';
     let shown: WebhookEndpointJson[];
@@ -51,7 +55,13 @@ export async function webhooksCommand(options: WebhooksCommandOptions, out: Node
   } catch (error) {
     if (!isCalendarError(error)) throw error;
     const params = error.details.params as Record<string, string> | undefined;
-    err.write(`evcal webhooks ${options.action}: ${error.message}${params && typeof params === 'object' && !Array.isArray(params) ? ` (${Object.keys(params).join(', ')})` : ''}\n`);
+    // Each parameter, with the rule it broke when that is ours to tell (the reference's plain
+    // "Invalid parameter." and its coded type errors say nothing more than its name).
+    const coded = (error.details.details ?? {}) as Record<string, unknown>;
+    const why = params && typeof params === 'object' && !Array.isArray(params)
+      ? ` (${Object.entries(params).map(([name, text]) => (text === 'Invalid parameter.' || name in coded ? name : `${name}: ${text}`)).join('; ')})`
+      : '';
+    err.write(`evcal webhooks ${options.action}: ${error.message}${why}\n`);
     return 1;
   } finally {
     await storage.close();
@@ -64,6 +74,15 @@ function describe(e: WebhookEndpointJson, action: WebhooksCommandOptions['action
     `${action === 'remove' ? 'removed ' : ''}${e.id}  ${e.url}  ${state}`,
     `  types: ${e.types.length ? e.types.join(', ') : 'all'}${e.description ? `\n  description: ${e.description}` : ''}`,
   ];
+  if (action === 'list') lines.push(`  deliveries: ${deliveryLine(e.delivery)}`);
   if (action === 'add' && e.secret) lines.push(`  secret: ${e.secret}  (verify webhook-signature with it; see docs/webhooks.md)`);
   return `${lines.join('\n')}\n`;
+}
+
+/** "3 waiting (next 2026-11-22T12:05:00.000Z), 0 failed; last attempt …: HTTP 503, 2 failures in a row". */
+function deliveryLine(d: WebhookEndpointJson['delivery']): string {
+  const outbox = `${d.waiting} waiting${d.next_attempt ? ` (next ${d.next_attempt})` : ''}, ${d.failed} failed`;
+  if (!d.last_attempt) return `${outbox}; no attempt yet`;
+  const result = d.last_error === null ? `delivered (HTTP ${d.last_status})` : `${d.last_error}, ${d.consecutive_failures} failure${d.consecutive_failures === 1 ? '' : 's'} in a row`;
+  return `${outbox}; last attempt ${d.last_attempt}: ${result}`;
 }

@@ -297,7 +297,8 @@ describe('evcal webhooks', { timeout: 120_000 }, () => {
   it('registers, lists, disables and removes endpoints that evcal serve delivers to', async () => {
     const storage = `sqlite:${tempFile('hooks.db')}`;
     const receiver = await webhookReceiver();
-    const added = await runCli(['webhooks', 'add', receiver.url, '--types', 'event.created,event.trashed', '--description', 'Search index', '--secret', RECEIVER_SECRET, '--storage', storage]);
+    // The receiver is on this machine: allowed as evcal serve allows it (WEBHOOKS).
+    const added = await runCli(['webhooks', 'add', receiver.url, '--types', 'event.created,event.trashed', '--description', 'Search index', '--secret', RECEIVER_SECRET, '--webhook-allow-private', '--storage', storage]);
     expect(added.code, added.stderr).toBe(0);
     const id = /^(ep_[a-z0-9]{24})\s/.exec(added.stdout)?.[1];
     expect(added.stdout).toContain(`secret: ${RECEIVER_SECRET}`);

@@ -12,7 +12,7 @@ export type {
 export { CHANGE_KINDS } from './storage/change-store';
 export type {
   ChangeKind, ChangeAction, ChangeEntry, ChangeLog, ChangeLogState, ChangePosition, OccurrenceActions, PostState, StoredChanges,
-  WebhookStore, WebhookEndpointRecord, WebhookDelivery, DeliveryKey, DeliveryOutcome,
+  WebhookStore, WebhookEndpointRecord, WebhookDelivery, DeliveryKey, DeliveryOutcome, WebhookAttempt, WebhookEndpointAttempts, WebhookEndpointStatus,
 } from './storage/change-store';
 // The answers of writes sent with an idempotency key, kept in the write transaction.
 export type { IdempotencyRecord, IdempotencyStore } from './storage/idempotency-store';

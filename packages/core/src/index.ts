@@ -8,7 +8,7 @@ export type { Calendar, EventOperations, ChangeOperations } from './operations/c
 export type { LinkedPostOperations } from './operations/linked-posts';
 export type { TermOperations } from './operations/terms';
 export type {
-  CalendarOptions, CalendarConfig, ChangeLogOptions, IcalOptions, IdempotencyOptions, RecurrenceOptions, ImageProvider, UserDirectory,
+  CalendarOptions, CalendarConfig, ChangeLogOptions, IcalOptions, IdempotencyOptions, RecurrenceOptions, WebhookOptions, ImageProvider, UserDirectory,
 } from './operations/config';
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
@@ -98,10 +98,12 @@ export { MAX_CHANGES_PER_PAGE } from './changes/change-feed';
 export { EVENT_TYPES, changeEnvelope } from './changes/change-envelope';
 export type { ChangeListener } from './changes/change-events';
 export type { WebhookOperations, WebhookCreateInput, WebhookIdInput, WebhookUpdateInput } from './changes/webhook-endpoints';
-export { createWebhookDispatcher, DEFAULT_RETRY_SCHEDULE, retryAfterMs } from './changes/webhook-dispatcher';
-export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookMessage, WebhookAnswer, WebhookSend } from './changes/webhook-dispatcher';
+export { createWebhookDispatcher, DEFAULT_RETRY_SCHEDULE, retryAfterMs, describeNextAttempt } from './changes/webhook-dispatcher';
+export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookMessage, WebhookAnswer, WebhookSend, WebhookFailure } from './changes/webhook-dispatcher';
 export { CHANGE_KINDS } from './storage/change-store';
-export type { ChangeKind, ChangeAction, ChangeEntry, OccurrenceActions, WebhookEndpointRecord, WebhookDelivery } from './storage/change-store';
+export type { ChangeKind, ChangeAction, ChangeEntry, OccurrenceActions, WebhookEndpointRecord, WebhookDelivery, WebhookEndpointStatus } from './storage/change-store';
+export { isPrivateAddress, loggableUrl, refusedAddressKind, webhookUrlRefusal } from './changes/webhook-addresses';
+export type { LookupAddresses } from './changes/webhook-addresses';
 export {
   SYNC_REPRESENTATIONS, changeEnvelopeSchema, changesSchema, changedRecordSchema, tombstoneSchema, webhookEndpointSchema, webhookEndpointListSchema,
   occurrenceActionsSchema, changedOccurrencesSchema,

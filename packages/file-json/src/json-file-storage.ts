@@ -31,7 +31,7 @@ const WRITES = {
   events: RECORD_WRITES, venues: RECORD_WRITES, organizers: RECORD_WRITES, categories: RECORD_WRITES, tags: RECORD_WRITES,
   users: RECORD_WRITES, tokens: RECORD_WRITES,
   changes: new Set(['append', 'prune']),
-  webhooks: new Set(['insertEndpoint', 'replaceEndpoint', 'deleteEndpoint', 'enqueue', 'claim', 'settle', 'prune']),
+  webhooks: new Set(['insertEndpoint', 'replaceEndpoint', 'deleteEndpoint', 'enqueue', 'claim', 'settle', 'wake', 'prune']),
   idempotency: new Set(['insert', 'delete', 'prune']),
 };
 type Part = keyof typeof WRITES;

@@ -17,7 +17,7 @@ export { routes, syncRoutes, createRouter, wordpressPattern } from './route-tabl
 export type {
   Route, RouteAction, RouteOperation, RoutePlanner, FeedKind, Method, OperationName, FeedOperationName, SyncOperationName, Router, RouteMatch,
 } from './route-table';
-export { createWebhookSender, signWebhook, isPrivateAddress } from './webhook-sender';
+export { createWebhookSender, signWebhook, isPrivateAddress, lookupAddresses } from './webhook-sender';
 export type { WebhookSenderOptions } from './webhook-sender';
 export { feedRoutes } from './ical-routes';
 export { openApiDocument } from './openapi';

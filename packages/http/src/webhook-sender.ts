@@ -1,15 +1,21 @@
 // Sending webhooks as Standard Webhooks specifies (https://www.standardwebhooks.com): a POST
 // of the JSON payload with `webhook-id`, `webhook-timestamp` and `webhook-signature`
 // (`v1,` and the base64 HMAC-SHA256 of `<id>.<timestamp>.<body>` under the secret's key).
-// Receivers are untrusted addresses: private, loopback and link-local ones are refused (the
-// host name's every address is checked, and the connection goes to a checked one), redirects
-// are not followed, and an attempt gives up after the time-out.
+// Receivers are untrusted addresses: private, loopback and link-local ones are refused (core's
+// webhook-addresses.ts decides; the host name is resolved at every attempt and its every
+// address checked, and the connection goes to a checked one), redirects are not followed, and
+// an attempt gives up after the time-out. A refusal says how to allow private addresses.
 import { createHmac } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP } from 'node:net';
-import type { WebhookAnswer, WebhookMessage, WebhookSend } from '@evcal/core';
+import { isIP } from 'node:net';
+import { refusedAddressKind, type LookupAddresses, type WebhookAnswer, type WebhookMessage, type WebhookSend } from '@evcal/core';
+
+export { isPrivateAddress } from '@evcal/core';
+
+/** Told after every refusal: how to allow private addresses. */
+const HOW_TO_ALLOW = 'deliveries to private addresses need evcal serve --webhook-allow-private, or createWebhookSender({ allowPrivateAddresses: true })';
 
 export interface WebhookSenderOptions {
   /** An attempt without an answer after this long fails (and is retried). @default 10000 */
@@ -38,8 +44,9 @@ export function createWebhookSender(options: WebhookSenderOptions = {}): Webhook
       return;
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!allowPrivate && isIP(host) && isPrivateAddress(host)) {
-      reject(new Error(`refused: ${host} is a private, loopback or link-local address`));
+    const kind = !allowPrivate && isIP(host) ? refusedAddressKind(host) : undefined;
+    if (kind) {
+      reject(new Error(`refused: ${host} is ${kind} (${HOW_TO_ALLOW})`));
       return;
     }
     const body = Buffer.from(message.body, 'utf8');
@@ -77,45 +84,15 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-/**
- * Loopback, private, link-local, shared, reserved, documentation, multicast and unspecified
- * addresses; one list per family (a BlockList matches IPv4 addresses against IPv6 rules too).
- */
-const BLOCKED_V4 = new BlockList();
-const BLOCKED_V6 = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED_V4.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) BLOCKED_V6.addSubnet(net, prefix, 'ipv6');
-
-/** Whether an IP address is one deliveries refuse unless private addresses are allowed. */
-export function isPrivateAddress(ip: string): boolean {
-  const family = isIP(ip);
-  if (family === 0) return true;
-  // An IPv4 address written as IPv6 (::ffff:127.0.0.1, or ::ffff:7f00:1 as URLs write it) is checked as what it is.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return BLOCKED_V4.check(mapped[1]!, 'ipv4');
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(ip);
-  if (hex) {
-    const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-    return BLOCKED_V4.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
-  }
-  return family === 4 ? BLOCKED_V4.check(ip, 'ipv4') : BLOCKED_V6.check(ip, 'ipv6');
-}
-
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup that fails when any address of the name is private: the connection then goes only to checked addresses. */
 function publicLookup(hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void {
   dnsLookup(hostname, { all: true, ...(options.family ? { family: Number(options.family) || undefined } : {}) }, (error, addresses) => {
     if (error) return callback(error, []);
-    const refused = addresses.find((a) => isPrivateAddress(a.address));
+    const refused = addresses.find((a) => refusedAddressKind(a.address) !== undefined);
     if (refused) {
-      const e: NodeJS.ErrnoException = new Error(`refused: ${hostname} resolves to ${refused.address}, a private, loopback or link-local address`);
+      const e: NodeJS.ErrnoException = new Error(`refused: ${hostname} resolves to ${refused.address}, ${refusedAddressKind(refused.address)} (${HOW_TO_ALLOW})`);
       e.code = 'EREFUSED_PRIVATE';
       return callback(e, []);
     }
@@ -124,6 +101,11 @@ function publicLookup(hostname: string, options: { all?: boolean; family?: numbe
     return callback(null, first.address, first.family);
   });
 }
+
+/** Every address of a host name (node:dns), for the calendar's check of endpoints when they are registered (CalendarOptions.webhooks.lookup). */
+export const lookupAddresses: LookupAddresses = (hostname) => new Promise((resolve, reject) => {
+  dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses.map((a) => a.address))));
+});
 
 function headerValue(headers: IncomingHttpHeaders, name: string): string | null {
   const value = headers[name];

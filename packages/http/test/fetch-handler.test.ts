@@ -857,7 +857,7 @@ describe('/doc (§7.2)', () => {
     expect(Object.keys(res.json.components.schemas).sort()).toEqual(
       // The reference's names, then the list envelopes, the embedded term and the error, and evcal's sync representations.
       ['CategoryList', 'ChangeEnvelope', 'ChangedOccurrences', 'ChangedRecord', 'Changes', 'CostDetails', 'DateDetails', 'EmbeddedTerm', 'Error', 'Event', 'EventList',
-        'Image', 'ImageSize', 'OccurrenceActions', 'Organizer', 'OrganizerList', 'TagList', 'Term', 'Tombstone', 'Venue', 'VenueList', 'WebhookEndpoint', 'WebhookEndpointList'],
+        'Image', 'ImageSize', 'OccurrenceActions', 'Organizer', 'OrganizerList', 'TagList', 'Term', 'Tombstone', 'Venue', 'VenueList', 'WebhookDeliveryStatus', 'WebhookEndpoint', 'WebhookEndpointList'],
     );
   });
 

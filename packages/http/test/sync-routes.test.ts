@@ -1,7 +1,7 @@
 // The routes of keeping a copy in sync, over createFetchHandler: GET /changes (tokens, 410
 // with its codes in every language, no caching of a moving answer), modified_after on the
-// lists (and in their next links), /webhooks for administrators only, and their place in
-// the namespace index and /doc.
+// lists (and in their next links), /webhooks for administrators only (private addresses
+// refused, each endpoint with its delivery status), and their place in the namespace index and /doc.
 import { describe, expect, it } from 'vitest';
 import { createCalendar } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
@@ -100,6 +100,29 @@ describe('/webhooks', () => {
     const bad = await send(h, '/webhooks', { json: { url: 'ftp://hooks.example/' }, token: 'tok-admin' });
     expect([bad.status, bad.json.code]).toEqual([400, 'rest_invalid_param']);
   });
+
+  it('refuses a loopback, private or link-local address with 400 naming the rule and how to allow it, in every language', async () => {
+    const h = handler(true);
+    const res = await send(h, '/webhooks', { json: { url: 'http://127.0.0.1:8081/hook' }, token: 'tok-admin' });
+    expect([res.status, res.json.code, res.json.message]).toEqual([400, 'rest_invalid_param', 'Invalid parameter(s): url']);
+    expect(res.json.data.params.url).toBe('127.0.0.1 is a loopback address: webhooks are delivered to public addresses only. To allow private addresses, '
+      + 'start evcal serve with --webhook-allow-private (evcal webhooks add takes it too), or set the calendar\'s webhooks.allowPrivateAddresses.');
+    const de = await send(h, 'https://cal.example.org/de/cal/events/v1/webhooks', { json: { url: 'http://169.254.169.254/latest' }, token: 'tok-admin' });
+    expect(de.json.data.params.url).toMatch(/^169\.254\.169\.254 is a link-local address: Webhooks werden nur an öffentliche Adressen zugestellt\. .*--webhook-allow-private/);
+    expect((await send(h, '/webhooks', { token: 'tok-admin' })).json.webhooks).toEqual([]);
+  });
+
+  it('shows each endpoint\'s delivery status', async () => {
+    const h = handler();
+    const created = await send(h, '/webhooks', { json: { url: 'https://hooks.example/in' }, token: 'tok-admin' });
+    await send(h, '/events', { json: EVENT, token: 'tok-admin' });
+    const [listed] = (await send(h, '/webhooks', { token: 'tok-admin' })).json.webhooks;
+    // Nothing sends here: the delivery waits, due now.
+    expect(listed.delivery).toEqual({
+      last_attempt: null, last_status: null, last_error: null, consecutive_failures: 0, waiting: 1, failed: 0, next_attempt: new Date(NOW).toISOString(),
+    });
+    expect((await send(h, `/webhooks/${created.json.id}`, { token: 'tok-admin' })).json.delivery).toEqual(listed.delivery);
+  });
 });
 
 describe('documentation', () => {
@@ -112,6 +135,8 @@ describe('documentation', () => {
     expect(doc.components.schemas.Tombstone.required).toEqual(['type', 'id', 'deleted']);
     expect(doc.paths['/webhooks/{id}'].patch.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEndpoint' });
     expect(doc.paths['/webhooks'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookEndpointList' });
+    expect(doc.components.schemas.WebhookEndpoint.properties.delivery).toEqual({ $ref: '#/components/schemas/WebhookDeliveryStatus' });
+    expect(Object.keys(doc.components.schemas.WebhookDeliveryStatus.properties)).toEqual(['last_attempt', 'last_status', 'last_error', 'consecutive_failures', 'waiting', 'failed', 'next_attempt']);
     // Webhook endpoints take no If-Match (they are not records with validators); like every write, an Idempotency-Key.
     expect(doc.paths['/webhooks/{id}'].patch.parameters.map((p: { name: string }) => p.name)).toEqual(['id', 'Idempotency-Key']);
   });

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createWebhookSender, isPrivateAddress, signWebhook } from '@evcal/http';
+import { createWebhookSender, isPrivateAddress, lookupAddresses, signWebhook } from '@evcal/http';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -83,11 +83,28 @@ describe('createWebhookSender', () => {
     expect(r.received).toEqual([]);
   });
 
+  it('says what a refused address is and how to allow it, by address or by name', async () => {
+    const send = createWebhookSender();
+    const how = '(deliveries to private addresses need evcal serve --webhook-allow-private, or createWebhookSender({ allowPrivateAddresses: true }))';
+    await expect(send(message('http://169.254.169.254/latest'))).rejects.toThrow(`refused: 169.254.169.254 is a link-local address ${how}`);
+    await expect(send(message('http://[fd00::7]:9/hook'))).rejects.toThrow(`refused: fd00::7 is a private address ${how}`);
+    await expect(send(message('http://localhost:9/hook'))).rejects.toThrow(/^refused: localhost resolves to (127\.0\.0\.1|::1), a loopback address \(deliveries to private addresses need evcal serve --webhook-allow-private/);
+  });
+
+  it('looks up every address of a name for the check at registration', async () => {
+    expect(await lookupAddresses('localhost')).toEqual(expect.arrayContaining(['127.0.0.1']));
+    await expect(lookupAddresses('no-such-host.invalid')).rejects.toThrow(/ENOTFOUND|EAI_AGAIN/);
+  });
+
   it.each([
     ['127.0.0.1', true], ['10.1.2.3', true], ['172.16.0.1', true], ['172.32.0.1', false], ['192.168.1.1', true], ['169.254.169.254', true],
     ['100.64.0.1', true], ['0.0.0.0', true], ['224.0.0.1', true], ['8.8.8.8', false], ['93.184.216.34', false],
     ['::1', true], ['::', true], ['fe80::1', true], ['fd00::1', true], ['::ffff:127.0.0.1', true], ['::ffff:8.8.8.8', false],
     ['::ffff:7f00:1', true], ['::ffff:808:808', false], ['2606:4700:4700::1111', false], ['not an address', true],
+    // Deprecated site-local, and 6to4 (which carries an IPv4 address, 127.0.0.1 here).
+    ['fec0::1', true], ['2002:7f00:1::', true],
+    // IPv4-compatible (::/96), as URLs write [::127.0.0.1]: ipaddr.js calls it unicast (its #203).
+    ['::7f00:1', true], ['::808:808', true],
   ])('isPrivateAddress(%s) is %s', (ip, expected) => {
     expect(isPrivateAddress(ip)).toBe(expected);
   });

@@ -5,7 +5,7 @@
 import {
   storageError,
   type ChangeEntry, type ChangeLogState, type ChangePosition, type DeliveryKey, type DeliveryOutcome, type StoredChanges,
-  type WebhookDelivery, type WebhookEndpointRecord,
+  type WebhookAttempt, type WebhookDelivery, type WebhookEndpointAttempts, type WebhookEndpointRecord, type WebhookEndpointStatus,
 } from '@evcal/core/adapter';
 
 /** What a snapshot holds of the change log and the webhooks. */
@@ -17,6 +17,8 @@ export class ChangeTables {
   /** In (change, seq) order. */
   entries: ChangeEntry[] = [];
   readonly endpoints = new Map<string, WebhookEndpointRecord>();
+  /** By endpoint id: the attempts of the endpoints that had any. */
+  readonly attempts = new Map<string, WebhookEndpointAttempts>();
   /** By deliveryKey, in the order they were enqueued: (change, seq) order. */
   readonly deliveries = new Map<string, WebhookDelivery>();
 
@@ -33,7 +35,10 @@ export class ChangeTables {
   }
 
   snapshot(): ChangesSnapshot {
-    return { log: this.state, entries: [...this.entries], endpoints: [...this.endpoints.values()], deliveries: [...this.deliveries.values()] };
+    return {
+      log: this.state, entries: [...this.entries], endpoints: [...this.endpoints.values()], endpointAttempts: [...this.attempts.values()],
+      deliveries: [...this.deliveries.values()],
+    };
   }
 
   load(snapshot: ChangesSnapshot | undefined): void {
@@ -41,6 +46,8 @@ export class ChangeTables {
     this.entries = [...(snapshot?.entries ?? [])].sort((a, b) => a.change - b.change || a.seq - b.seq);
     this.endpoints.clear();
     for (const e of snapshot?.endpoints ?? []) this.endpoints.set(e.id, e);
+    this.attempts.clear();
+    for (const a of snapshot?.endpointAttempts ?? []) this.attempts.set(a.endpointId, a);
     this.deliveries.clear();
     const ordered = [...(snapshot?.deliveries ?? [])].sort((a, b) => a.change - b.change || a.seq - b.seq);
     for (const d of ordered) this.deliveries.set(deliveryKey(d), d);
@@ -52,6 +59,7 @@ export class ChangeView {
   private readonly appended: ChangeEntry[] = [];
   private readonly endpoints = new Map<string, WebhookEndpointRecord | null>();
   private readonly deliveries = new Map<string, WebhookDelivery | null>();
+  private readonly attempts = new Map<string, WebhookEndpointAttempts | null>();
   private prunedThrough: number | undefined;
 
   constructor(private readonly tables: ChangeTables) {}
@@ -61,9 +69,9 @@ export class ChangeView {
     return this.appended.length > 0 || this.endpoints.size > 0 || this.prunedThrough !== undefined;
   }
 
-  /** Whether it changed the outbox. */
+  /** Whether it changed the outbox or the endpoints' attempts. */
   get housekeeping(): boolean {
-    return this.deliveries.size > 0;
+    return this.deliveries.size > 0 || this.attempts.size > 0;
   }
 
   append(entries: readonly ChangeEntry[]): void {
@@ -101,6 +109,7 @@ export class ChangeView {
   deleteEndpoint(id: string): void {
     if (!this.endpoint(id)) return;
     this.endpoints.set(id, null);
+    this.attempts.set(id, null);
     for (const d of this.allDeliveries()) if (d.endpointId === id) this.deliveries.set(deliveryKey(d), null);
   }
 
@@ -126,12 +135,49 @@ export class ChangeView {
     return claimed;
   }
 
-  settle(key: DeliveryKey, outcome: DeliveryOutcome): void {
+  settle(key: DeliveryKey, outcome: DeliveryOutcome, attempt?: WebhookAttempt): void {
     const k = deliveryKey(key);
     const current = this.delivery(k);
-    if (!current) return;
-    if (outcome.state === 'delivered') this.deliveries.set(k, null);
-    else this.deliveries.set(k, { ...current, ...outcome, leasedUntil: null });
+    if (current) {
+      if (outcome.state === 'delivered') this.deliveries.set(k, null);
+      else this.deliveries.set(k, { ...current, ...outcome, leasedUntil: null });
+    }
+    if (attempt && this.endpoint(key.endpointId)) {
+      const before = this.attemptsOf(key.endpointId);
+      this.attempts.set(key.endpointId, {
+        endpointId: key.endpointId, lastAttemptAt: attempt.at, lastStatus: attempt.status, lastError: attempt.error,
+        consecutiveFailures: attempt.error === null ? 0 : (before?.consecutiveFailures ?? 0) + 1,
+      });
+    }
+  }
+
+  statuses(): WebhookEndpointStatus[] {
+    const out = new Map<string, { -readonly [K in keyof WebhookEndpointStatus]: WebhookEndpointStatus[K] }>();
+    for (const e of this.listEndpoints()) {
+      const a = this.attemptsOf(e.id);
+      out.set(e.id, {
+        endpointId: e.id, lastAttemptAt: a?.lastAttemptAt ?? null, lastStatus: a?.lastStatus ?? null, lastError: a?.lastError ?? null,
+        consecutiveFailures: a?.consecutiveFailures ?? 0, waiting: 0, failed: 0, nextAttemptAt: null,
+      });
+    }
+    for (const d of this.allDeliveries()) {
+      const s = out.get(d.endpointId);
+      if (!s) continue;
+      if (d.state === 'failed') s.failed += 1;
+      else {
+        s.waiting += 1;
+        s.nextAttemptAt = Math.min(s.nextAttemptAt ?? d.nextAttemptAt, d.nextAttemptAt);
+      }
+    }
+    return [...out.values()];
+  }
+
+  wake(now: number): void {
+    for (const d of this.allDeliveries()) {
+      if (d.state === 'pending' && d.nextAttemptAt > now) {
+        this.deliveries.set(deliveryKey(d), { ...d, nextAttemptAt: now });
+      }
+    }
   }
 
   deliveriesOf(endpointId: string, limit: number): WebhookDelivery[] {
@@ -166,6 +212,15 @@ export class ChangeView {
       if (d) t.deliveries.set(k, d);
       else t.deliveries.delete(k);
     }
+    for (const [id, a] of this.attempts) {
+      if (a) t.attempts.set(id, a);
+      else t.attempts.delete(id);
+    }
+  }
+
+  private attemptsOf(endpointId: string): WebhookEndpointAttempts | undefined {
+    const change = this.attempts.get(endpointId);
+    return change === null ? undefined : change ?? this.tables.attempts.get(endpointId);
   }
 
   private delivery(key: string): WebhookDelivery | undefined {

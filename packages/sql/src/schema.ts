@@ -4,6 +4,8 @@
 // correctly byte by byte. `search_*` and `*_key` columns hold folded copies (core's foldText)
 // so the database compares text exactly as the reference engine does.
 
+import type { Generated } from 'kysely';
+
 /** PostgreSQL returns bigint as a string. */
 export type BigIntColumn = number | string;
 
@@ -214,6 +216,11 @@ export interface WebhookEndpointsTable {
   disabled_reason: string | null;
   created: BigIntColumn;
   updated: BigIntColumn;
+  /** The last attempt (0019_webhook_status); written by settlements only. */
+  last_attempt_at: BigIntColumn | null;
+  last_status: number | null;
+  last_error: string | null;
+  consecutive_failures: Generated<number>;
 }
 
 /** The outbox: pending and failed deliveries (delivered ones are removed). */

@@ -1,16 +1,19 @@
-// The change log and the webhook outbox over SQL (tables of migration 0007). Log entries and
+// The change log and the webhook outbox over SQL (tables of migration 0007; endpoints' attempts 0019). Log entries and
 // deliveries are written by core inside the write transaction that makes the change. Claims
 // and settlements are statements of their own, outside write transactions: they never wait
 // for the change counter's lock, and on PostgreSQL a claim skips rows another server has
 // locked (`FOR UPDATE SKIP LOCKED`), so concurrent senders get disjoint deliveries.
 import type {
-  ChangeEntry, ChangeKind, ChangeLog, ChangeAction, OccurrenceActions, PostState, PostStatus, WebhookDelivery, WebhookEndpointRecord, WebhookStore,
+  ChangeEntry, ChangeKind, ChangeLog, ChangeAction, OccurrenceActions, PostState, PostStatus, WebhookDelivery, WebhookEndpointRecord, WebhookEndpointStatus, WebhookStore,
 } from '@evcal/core/adapter';
 import { storageError } from '@evcal/core/adapter';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { CompiledStatements } from './compiled-statements';
 import type { SqlDialect } from './dialect';
 import type { ChangesTable, EvcalDatabase, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema';
+
+/** The columns of an endpoint that the endpoint's record holds (its attempts are written by settlements only). */
+type EndpointColumns = Omit<WebhookEndpointsTable, 'last_attempt_at' | 'last_status' | 'last_error' | 'consecutive_failures'>;
 
 type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
 /** Runs statements that belong together, in the current write transaction or as one of their own. */
@@ -102,16 +105,42 @@ export function sqlWebhookStore(db: Db, d: SqlDialect, write: Write, guard: Guar
         .returningAll().execute();
       return rows.map(deliveryRecord).sort((a, b) => a.change - b.change || a.seq - b.seq);
     }),
-    settle: (key, outcome) => guard(async () => {
+    settle: (key, outcome, attempt) => guard(async () => {
       if (outcome.state === 'delivered') {
         await db.deleteFrom('evcal_webhook_deliveries')
           .where('endpoint_id', '=', key.endpointId).where('change', '=', key.change).where('seq', '=', key.seq).execute();
-        return;
+      } else {
+        await db.updateTable('evcal_webhook_deliveries').set({
+          state: outcome.state, attempts: outcome.attempts, next_attempt_at: outcome.nextAttemptAt, last_attempt_at: outcome.lastAttemptAt,
+          last_status: outcome.lastStatus, last_error: outcome.lastError, leased_until: null,
+        }).where('endpoint_id', '=', key.endpointId).where('change', '=', key.change).where('seq', '=', key.seq).execute();
       }
-      await db.updateTable('evcal_webhook_deliveries').set({
-        state: outcome.state, attempts: outcome.attempts, next_attempt_at: outcome.nextAttemptAt, last_attempt_at: outcome.lastAttemptAt,
-        last_status: outcome.lastStatus, last_error: outcome.lastError, leased_until: null,
-      }).where('endpoint_id', '=', key.endpointId).where('change', '=', key.change).where('seq', '=', key.seq).execute();
+      if (!attempt) return;
+      // One statement: the count moves in the database, whichever sender settles first.
+      await db.updateTable('evcal_webhook_endpoints').set((eb) => ({
+        last_attempt_at: attempt.at, last_status: attempt.status, last_error: attempt.error,
+        consecutive_failures: attempt.error === null ? 0 : eb(eb.ref('consecutive_failures'), '+', 1),
+      })).where('id', '=', key.endpointId).execute();
+    }),
+    statuses: () => guard(async () => {
+      const [rows, outbox] = await Promise.all([
+        db.selectFrom('evcal_webhook_endpoints').select(['id', 'last_attempt_at', 'last_status', 'last_error', 'consecutive_failures']).execute(),
+        db.selectFrom('evcal_webhook_deliveries').select((eb) => ['endpoint_id', 'state', eb.fn.countAll().as('n'), eb.fn.min('next_attempt_at').as('next')])
+          .groupBy(['endpoint_id', 'state']).execute(),
+      ]);
+      return rows.map((r): WebhookEndpointStatus => {
+        const of = (state: string) => outbox.find((o) => o.endpoint_id === r.id && o.state === state);
+        const [pending, failed] = [of('pending'), of('failed')];
+        return {
+          endpointId: r.id, lastAttemptAt: r.last_attempt_at === null ? null : Number(r.last_attempt_at), lastStatus: r.last_status === null ? null : Number(r.last_status),
+          lastError: r.last_error, consecutiveFailures: Number(r.consecutive_failures),
+          waiting: Number(pending?.n ?? 0), failed: Number(failed?.n ?? 0), nextAttemptAt: pending?.next === undefined || pending.next === null ? null : Number(pending.next),
+        };
+      });
+    }),
+    wake: (now) => guard(async () => {
+      await db.updateTable('evcal_webhook_deliveries').set({ next_attempt_at: now })
+        .where('state', '=', 'pending').where('next_attempt_at', '>', now).execute();
     }),
     deliveries: (endpointId, limit) => guard(async () => {
       const rows = await db.selectFrom('evcal_webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId)
@@ -146,14 +175,14 @@ function changeEntry(r: ChangesTable): ChangeEntry {
   };
 }
 
-function endpointRow(e: WebhookEndpointRecord): WebhookEndpointsTable {
+function endpointRow(e: WebhookEndpointRecord): EndpointColumns {
   return {
     id: e.id, url: e.url, secret: e.secret, types: JSON.stringify(e.types), description: e.description, enabled: e.enabled ? 1 : 0,
     disabled_reason: e.disabledReason, created: e.created, updated: e.updated,
   };
 }
 
-function endpointRecord(r: WebhookEndpointsTable): WebhookEndpointRecord {
+function endpointRecord(r: EndpointColumns): WebhookEndpointRecord {
   return {
     id: r.id, url: r.url, secret: r.secret, types: JSON.parse(r.types) as string[], description: r.description, enabled: Number(r.enabled) === 1,
     disabledReason: r.disabled_reason, created: Number(r.created), updated: Number(r.updated),

@@ -7,24 +7,24 @@ import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './context';
 import { eventRecord, termRecord, venueRecord } from './fixtures';
 
-const entry = (change: number, seq: number, over: Partial<ChangeEntry> = {}): ChangeEntry => ({
+export const entry = (change: number, seq: number, over: Partial<ChangeEntry> = {}): ChangeEntry => ({
   change, seq, kind: 'event', id: 100 + seq, action: 'created', revision: change, at: 1_000 * change,
   before: null, after: { status: 'publish', authorId: 1 }, ...over,
 });
 
-const endpoint = (id: string, over: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord => ({
+export const endpoint = (id: string, over: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord => ({
   id, url: `https://hooks.example/${id}`, secret: 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0', types: [], description: '',
   enabled: true, disabledReason: null, created: 1, updated: 1, ...over,
 });
 
-const delivery = (endpointId: string, change: number, seq: number, over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
+export const delivery = (endpointId: string, change: number, seq: number, over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
   endpointId, change, seq, messageId: `msg_${change}_${seq}`, recordKey: `event:${100 + seq}`, type: 'event.created',
   payload: `{"change":${change}}`, state: 'pending', attempts: 0, nextAttemptAt: 0, leasedUntil: null, lastAttemptAt: null,
   lastStatus: null, lastError: null, ...over,
 });
 
 /** Appends entries in a write transaction of their own, as core does (with a record write). */
-async function logged(s: Storage, entries: (change: number) => ChangeEntry[], deliveries: (change: number) => WebhookDelivery[] = () => []): Promise<number> {
+export async function logged(s: Storage, entries: (change: number) => ChangeEntry[], deliveries: (change: number) => WebhookDelivery[] = () => []): Promise<number> {
   return s.transaction(async (tx) => {
     await tx.changes.append(entries(tx.change));
     const d = deliveries(tx.change);
@@ -33,7 +33,7 @@ async function logged(s: Storage, entries: (change: number) => ChangeEntry[], de
   });
 }
 
-const keys = (list: readonly WebhookDelivery[]) => list.map((d) => `${d.endpointId}/${d.change}.${d.seq}`);
+export const keys = (list: readonly WebhookDelivery[]) => list.map((d) => `${d.endpointId}/${d.change}.${d.seq}`);
 
 export function changeLogGroup(ctx: SuiteContext): void {
   describe('change log', () => {

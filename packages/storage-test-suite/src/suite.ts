@@ -8,6 +8,7 @@ import { differentialGroup } from './differential-group';
 import { idempotencyGroup } from './idempotency-group';
 import { queriesGroup } from './queries-group';
 import { recordsGroup } from './records-group';
+import { webhookStatusGroup } from './webhook-status-group';
 
 /**
  * Registers every test of the storage contract for an adapter. Call it at the top level of a
@@ -21,6 +22,7 @@ export function registerStorageSuite(options: StorageSuiteOptions): void {
     recordsGroup(ctx);
     changesGroup(ctx);
     changeLogGroup(ctx);
+    webhookStatusGroup(ctx);
     queriesGroup(ctx);
     differentialGroup(ctx);
     accountsGroup(ctx);

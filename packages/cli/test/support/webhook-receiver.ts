@@ -1,6 +1,6 @@
 // A webhook receiver as an app would run one: a real HTTP server that verifies every delivery
 // with the standardwebhooks package and records what it accepted. It can be taken down and
-// brought back on the same port, and told to hold requests without answering.
+// brought back on the same port, told to hold requests without answering, or to answer 503.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -26,8 +26,8 @@ export interface Receiver {
   readonly deliveries: Delivery[];
   /** Requests whose signature did not verify. */
   readonly rejected: string[];
-  /** `answer`: 204 at once; `hold`: keep the request open, never answer. */
-  mode: 'answer' | 'hold';
+  /** `answer`: 204 at once; `hold`: keep the request open, never answer; `fail`: 503 (what arrived is recorded all the same). */
+  mode: 'answer' | 'hold' | 'fail';
   /** Stops listening (connections dropped): the receiver is down. */
   down(): Promise<void>;
   /** Listens again on the same port. */
@@ -70,7 +70,7 @@ export async function webhookReceiver(options: { secret?: string; startDown?: bo
             ...(payload.occurrences ? { occurrences: payload.occurrences } : {}), ...(payload.series !== undefined ? { series: payload.series } : {}),
           });
           if (receiver.mode === 'hold') held.push(res);
-          else res.writeHead(204).end();
+          else res.writeHead(receiver.mode === 'fail' ? 503 : 204).end();
         });
       });
       await new Promise<void>((resolve) => s.listen(port, '127.0.0.1', resolve));

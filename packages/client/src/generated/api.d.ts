@@ -11348,8 +11348,26 @@ export interface components {
             created: string;
             /** @description When it was last changed, ISO 8601 in UTC */
             updated: string;
+            delivery: components["schemas"]["WebhookDeliveryStatus"];
             /** @description The signing secret (whsec_…), on creation and single reads */
             secret?: string;
+        };
+        /** @description The endpoint's deliveries: its last attempt and the outbox */
+        WebhookDeliveryStatus: {
+            /** @description When the last attempt was made, ISO 8601 in UTC; null before the first */
+            last_attempt: string | null;
+            /** @description The HTTP status of the last attempt; null when none was received (refused address, network error, time-out) or before the first */
+            last_status: number | null;
+            /** @description Why the last attempt failed (such as "HTTP 503", "connect ECONNREFUSED 203.0.113.7:443", "refused: 10.0.0.5 is a private address …"); null when it succeeded */
+            last_error: string | null;
+            /** @description Failed attempts since the last one that succeeded */
+            consecutive_failures: number;
+            /** @description Deliveries waiting to be sent (or sent again) */
+            waiting: number;
+            /** @description Deliveries whose attempts ran out, kept for the change log's retention period */
+            failed: number;
+            /** @description When the next waiting delivery is due, ISO 8601 in UTC (now when one is due already); null when none is waiting */
+            next_attempt: string | null;
         };
         WebhookEndpointList: {
             webhooks: components["schemas"]["WebhookEndpoint"][];

@@ -3,10 +3,15 @@
 // given (the HTTP binding signs and POSTs: @evcal/http createWebhookSender), and records the
 // outcome: delivered (removed), retried later with backoff and jitter (honouring Retry-After),
 // failed once the schedule is used up, and the endpoint disabled when it answers 410 Gone.
-// Writes never wait for it: they only add to the outbox.
+// Every attempt is recorded in its endpoint's status (GET /webhooks), and every failed one is
+// told (`onFailure`: `evcal serve` logs it at warn), so that no delivery fails unseen. A
+// sender that starts tries at once what waited (`wake`): a server is restarted to fix what
+// made attempts fail (an address refused, a firewall), and the next step of the schedule can
+// be hours away. Writes never wait for it: they only add to the outbox.
 import type { Calendar } from '../operations/calendar';
 import { isStorageConflict } from '../storage/storage-errors';
 import type { WebhookDelivery, WebhookEndpointRecord } from '../storage/change-store';
+import { loggableUrl } from './webhook-addresses';
 
 /** One signed POST to make. */
 export interface WebhookMessage {
@@ -29,6 +34,25 @@ export interface WebhookAnswer {
 
 /** Sends a message; rejects when no answer came (refused address, network error, time-out). */
 export type WebhookSend = (message: WebhookMessage) => Promise<WebhookAnswer>;
+
+/** A failed attempt, as `onFailure` is told of it. */
+export interface WebhookFailure {
+  readonly endpointId: string;
+  /** The endpoint's URL without credentials, query or fragment (they may carry secrets). */
+  readonly url: string;
+  /** Why: the error (`refused: 127.0.0.1 is a loopback address …`, `connect ECONNREFUSED …`) or `HTTP <status>`. */
+  readonly reason: string;
+  /** The HTTP status received; null when none was. */
+  readonly status: number | null;
+  /** The attempts made of this delivery, this one included. */
+  readonly attempt: number;
+  /** `retry` at `nextAttemptAt`; `failed`: the schedule is used up; `disabled`: the endpoint answered 410 and was disabled. */
+  readonly outcome: 'retry' | 'failed' | 'disabled';
+  /** Epoch ms of the next attempt; null unless `retry`. */
+  readonly nextAttemptAt: number | null;
+  /** `webhook-id` of the message. */
+  readonly messageId: string;
+}
 
 /** The delays before each retry, after the first attempt: Standard Webhooks' schedule. */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -53,12 +77,17 @@ export interface WebhookDispatcherOptions {
   readonly random?: () => number;
   /** Told of failures of the loop itself (the storage, not a receiver). @default the calendar's onError */
   readonly onError?: (error: unknown) => void;
+  /** Told of every failed attempt. @default a line on console.warn */
+  readonly onFailure?: (failure: WebhookFailure) => void;
 }
 
 export interface WebhookDispatcher {
   /** Sends what is due now, one batch after another; resolves with how many were attempted. */
   runOnce(): Promise<number>;
-  /** Runs in the background: at every interval, and soon after each change of this calendar. */
+  /**
+   * Runs in the background: at every interval, and soon after each change of this calendar.
+   * First makes the deliveries waiting for a retry due at once (WebhookStore.wake).
+   */
   start(): void;
   /** Stops, after the attempts in flight. */
   stop(): Promise<void>;
@@ -76,6 +105,7 @@ export function createWebhookDispatcher(calendar: Calendar, options: WebhookDisp
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const onError = options.onError ?? calendar.config.onError;
+  const onFailure = options.onFailure ?? ((f: WebhookFailure) => console.warn(`evcal: webhook delivery to ${f.endpointId} (${f.url}) failed: ${f.reason}; ${describeNextAttempt(f)}`));
 
   const attempt = async (d: WebhookDelivery, endpoint: WebhookEndpointRecord | undefined): Promise<void> => {
     // Removed or disabled since the claim: its deliveries were removed with it, or wait for it.
@@ -93,26 +123,34 @@ export function createWebhookDispatcher(calendar: Calendar, options: WebhookDisp
     }
     const status = answer?.status ?? null;
     if (status !== null && status >= 200 && status < 300) {
-      await storage.webhooks.settle(d, { state: 'delivered' });
+      await storage.webhooks.settle(d, { state: 'delivered' }, { at: sentAt, status, error: null });
       return;
     }
     const attempts = d.attempts + 1;
     const lastError = error ?? `HTTP ${status}`;
+    const tried = { at: sentAt, status, error: lastError };
+    const failure = (outcome: WebhookFailure['outcome'], nextAttemptAt: number | null) => onFailure({
+      endpointId: endpoint.id, url: loggableUrl(endpoint.url), reason: lastError, status, attempt: attempts, outcome, nextAttemptAt, messageId: d.messageId,
+    });
     if (status === 410) {
       // Gone: the endpoint is disabled; the delivery waits for it to be enabled again.
       await disable(endpoint.id, now());
-      await storage.webhooks.settle(d, { state: 'pending', attempts, nextAttemptAt: now(), lastAttemptAt: sentAt, lastStatus: status, lastError });
+      await storage.webhooks.settle(d, { state: 'pending', attempts, nextAttemptAt: now(), lastAttemptAt: sentAt, lastStatus: status, lastError }, tried);
+      failure('disabled', null);
       return;
     }
     if (attempts > schedule.length) {
-      await storage.webhooks.settle(d, { state: 'failed', attempts, nextAttemptAt: d.nextAttemptAt, lastAttemptAt: sentAt, lastStatus: status, lastError });
+      await storage.webhooks.settle(d, { state: 'failed', attempts, nextAttemptAt: d.nextAttemptAt, lastAttemptAt: sentAt, lastStatus: status, lastError }, tried);
+      failure('failed', null);
       return;
     }
     // Full schedule step with ±20 % jitter, so retries of many deliveries spread out.
     const delay = Math.round(schedule[attempts - 1]! * (0.8 + 0.4 * random()));
     const asked = retryAfterMs(answer?.retryAfter, now());
     const wait = Math.max(delay, Math.min(asked ?? 0, MAX_RETRY_AFTER));
-    await storage.webhooks.settle(d, { state: 'pending', attempts, nextAttemptAt: now() + wait, lastAttemptAt: sentAt, lastStatus: status, lastError });
+    const nextAttemptAt = now() + wait;
+    await storage.webhooks.settle(d, { state: 'pending', attempts, nextAttemptAt, lastAttemptAt: sentAt, lastStatus: status, lastError }, tried);
+    failure('retry', nextAttemptAt);
   };
 
   const disable = (id: string, at: number) => storage.transaction(async (tx) => {
@@ -144,6 +182,15 @@ export function createWebhookDispatcher(calendar: Calendar, options: WebhookDisp
   let again = false;
   let stopped = true;
   let unsubscribe: (() => void) | undefined;
+  /** Whether the waiting deliveries were made due since the start. */
+  let woken = false;
+  const cycle = async (): Promise<number> => {
+    if (!woken) {
+      await storage.webhooks.wake(now());
+      woken = true;
+    }
+    return runOnce();
+  };
   const plan = (ms: number) => {
     if (stopped) return;
     clearTimeout(timer);
@@ -157,7 +204,7 @@ export function createWebhookDispatcher(calendar: Calendar, options: WebhookDisp
     }
     // A conflict is passing (another process holds the storage's write lock: a JSON file read by
     // this server and written by another, which delivers): look again at the next interval.
-    running = runOnce().catch((error: unknown) => {
+    running = cycle().catch((error: unknown) => {
       if (!isStorageConflict(error)) onError(error);
     }).finally(() => {
       running = undefined;
@@ -173,6 +220,7 @@ export function createWebhookDispatcher(calendar: Calendar, options: WebhookDisp
     start() {
       if (!stopped) return;
       stopped = false;
+      woken = false;
       unsubscribe = calendar.on('change', () => plan(0));
       plan(0);
     },
@@ -183,6 +231,12 @@ export function createWebhookDispatcher(calendar: Calendar, options: WebhookDisp
       await running;
     },
   };
+}
+
+/** What comes after a failed attempt, in words. */
+export function describeNextAttempt(f: WebhookFailure): string {
+  if (f.outcome === 'retry') return `next attempt ${new Date(f.nextAttemptAt!).toISOString()}`;
+  return f.outcome === 'failed' ? 'no attempts left: the delivery failed' : 'the endpoint answered 410 Gone and was disabled';
 }
 
 /** A settlement that leaves a delivery as it was (and drops the lease). */

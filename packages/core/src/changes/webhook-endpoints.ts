@@ -1,18 +1,21 @@
 // Webhook endpoints: registered, read, changed and removed by administrators (the
 // `manage_options` capability). Each has a `whsec_` signing secret (generated unless given),
 // a filter of event types, and can be disabled (by hand, or by the sender when the endpoint
-// answers 410 Gone).
+// answers 410 Gone). An endpoint on a loopback, private or link-local address is refused unless
+// the calendar allows private addresses (webhook-addresses.ts), and each is shown with its
+// delivery status: its last attempt, status and error, and the deliveries waiting for it.
 import * as v from 'valibot';
 import { requirePermission, beginCall, type Call, type CallContext } from '../operations/call';
 import type { CalendarConfig } from '../operations/config';
 import { runWrite } from '../operations/write';
-import { CalendarError, INVALID_PARAMETER } from '../errors';
+import { CalendarError, INVALID_PARAMETER, invalidParam } from '../errors';
 import { arg, parseArgs, type ArgInput, type ArgSpecs } from '../input/args';
 import { anyString, stringList, wpBoolean } from '../input/wire-schemas';
 import { msg } from '../messages';
 import type { WebhookEndpointJson, WebhookEndpointListJson } from '../represent/change-schemas';
-import type { WebhookEndpointRecord } from '../storage/change-store';
+import type { WebhookEndpointRecord, WebhookEndpointStatus } from '../storage/change-store';
 import { EVENT_TYPES } from './change-envelope';
+import { webhookUrlRefusal } from './webhook-addresses';
 
 /** An absolute http(s) URL without credentials (the secret signs; URLs end up in logs). */
 const endpointUrl = v.pipe(
@@ -62,7 +65,7 @@ export type WebhookUpdateInput = WebhookCreateInput & WebhookIdInput;
 
 /** The operations of `/webhooks`, administrators only. */
 export interface WebhookOperations {
-  /** Takes no parameters. */
+  /** Takes no parameters; each endpoint with its delivery status. */
   list(input?: Readonly<Record<never, never>>, ctx?: CallContext): Promise<WebhookEndpointListJson>;
   /** Registers an endpoint; the answer carries its secret. */
   create(input: WebhookCreateInput, ctx?: CallContext): Promise<WebhookEndpointJson>;
@@ -80,6 +83,16 @@ export function webhookOperations(config: CalendarConfig): WebhookOperations {
     requirePermission(call, call.permissions.can('manage_options'));
     return call;
   };
+  /** Refuses a URL the sender would refuse (400 naming the rule and how to allow private addresses). */
+  const checkAddress = async (url: string): Promise<void> => {
+    if (config.webhooks.allowPrivateAddresses) return;
+    const reason = await webhookUrlRefusal(url, config.webhooks.lookup);
+    if (reason) {
+      throw invalidParam('url', msg('{reason}: webhooks are delivered to public addresses only. To allow private addresses, start evcal serve with --webhook-allow-private (evcal webhooks add takes it too), or set the calendar\'s webhooks.allowPrivateAddresses.', { reason }));
+    }
+  };
+  const statusOf = async (call: Call, id: string): Promise<WebhookEndpointStatus | undefined> =>
+    (await call.storage.webhooks.statuses()).find((s) => s.endpointId === id);
   const find = async (call: Call, id: string): Promise<WebhookEndpointRecord> => {
     const found = await call.storage.webhooks.getEndpoint(id);
     if (!found) throw new CalendarError('webhook_not_found', msg('No webhook endpoint has the ID {id}.', { id }), { details: { id } });
@@ -88,11 +101,14 @@ export function webhookOperations(config: CalendarConfig): WebhookOperations {
   return {
     async list(_input, ctx) {
       const call = admin(ctx);
-      return { webhooks: (await call.storage.webhooks.listEndpoints()).map((e) => endpointJson(e, false)) };
+      const [endpoints, statuses] = await Promise.all([call.storage.webhooks.listEndpoints(), call.storage.webhooks.statuses()]);
+      const byId = new Map(statuses.map((s) => [s.endpointId, s]));
+      return { webhooks: endpoints.map((e) => endpointJson(e, byId.get(e.id), call.now, false)) };
     },
     async create(input, ctx) {
       const call = admin(ctx);
       const { values } = await parseArgs(webhookWriteArgs(true), input, call.args);
+      await checkAddress(values.url!);
       const endpoint: WebhookEndpointRecord = {
         id: `ep_${randomText(24)}`,
         url: values.url!,
@@ -105,15 +121,18 @@ export function webhookOperations(config: CalendarConfig): WebhookOperations {
         updated: call.now,
       };
       await runWrite(call, (c) => c.storage.webhooks.insertEndpoint(endpoint));
-      return endpointJson(endpoint, true);
+      return endpointJson(endpoint, undefined, call.now, true);
     },
     async get(input, ctx) {
       const call = admin(ctx);
       const { values } = await parseArgs({ id: webhookIdArg }, input, call.args);
-      return endpointJson(await find(call, values.id!), true);
+      const endpoint = await find(call, values.id!);
+      return endpointJson(endpoint, await statusOf(call, endpoint.id), call.now, true);
     },
     async update(input, ctx) {
       const call = admin(ctx);
+      // Checked before the write: a name is resolved, which no transaction should wait for.
+      if (typeof input.url === 'string' && v.is(endpointUrl, input.url)) await checkAddress(input.url);
       const updated = await runWrite(call, async (c) => {
         const { values } = await parseArgs({ id: webhookIdArg, ...webhookWriteArgs(false) }, input, c.args);
         const current = await find(c, values.id!);
@@ -131,7 +150,7 @@ export function webhookOperations(config: CalendarConfig): WebhookOperations {
         await c.storage.webhooks.replaceEndpoint(next);
         return next;
       });
-      return endpointJson(updated, true);
+      return endpointJson(updated, await statusOf(call, updated.id), call.now, true);
     },
     async delete(input, ctx) {
       const call = admin(ctx);
@@ -141,15 +160,22 @@ export function webhookOperations(config: CalendarConfig): WebhookOperations {
         await c.storage.webhooks.deleteEndpoint(current.id);
         return current;
       });
-      return endpointJson(removed, false);
+      return endpointJson(removed, undefined, call.now, false);
     },
   };
 }
 
-function endpointJson(e: WebhookEndpointRecord, withSecret: boolean): WebhookEndpointJson {
+/** `now`: deliveries due already (new ones are due at once, at 0) are shown due now. */
+function endpointJson(e: WebhookEndpointRecord, status: WebhookEndpointStatus | undefined, now: number, withSecret: boolean): WebhookEndpointJson {
+  const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
   return {
     id: e.id, url: e.url, description: e.description, types: [...e.types], enabled: e.enabled, disabled_reason: e.disabledReason,
-    created: new Date(e.created).toISOString(), updated: new Date(e.updated).toISOString(),
+    created: iso(e.created)!, updated: iso(e.updated)!,
+    delivery: {
+      last_attempt: iso(status?.lastAttemptAt), last_status: status?.lastStatus ?? null, last_error: status?.lastError ?? null,
+      consecutive_failures: status?.consecutiveFailures ?? 0, waiting: status?.waiting ?? 0, failed: status?.failed ?? 0,
+      next_attempt: iso(status?.nextAttemptAt === null || status?.nextAttemptAt === undefined ? null : Math.max(status.nextAttemptAt, now)),
+    },
     ...(withSecret ? { secret: e.secret } : {}),
   };
 }

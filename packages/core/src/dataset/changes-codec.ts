@@ -22,6 +22,10 @@ const endpointSchema = v.object({
   enabled: v.boolean(), disabledReason: v.nullable(v.string()), created: ms, updated: ms,
 });
 
+const attemptsSchema = v.object({
+  endpointId: v.string(), lastAttemptAt: ms, lastStatus: v.nullable(int), lastError: v.nullable(v.string()), consecutiveFailures: int,
+});
+
 const deliverySchema = v.object({
   endpointId: v.string(), change: int, seq: int, messageId: v.string(), recordKey: v.string(), type: v.string(), payload: v.string(),
   state: v.picklist(['pending', 'failed']), attempts: int, nextAttemptAt: ms, leasedUntil: v.nullable(ms),
@@ -33,15 +37,18 @@ export const changesSchema = v.object({
   log: v.object({ id: v.pipe(v.string(), v.minLength(1)), prunedThrough: int }),
   entries: v.array(entrySchema),
   endpoints: v.array(endpointSchema),
+  /** Absent in documents written before endpoints' attempts were kept. */
+  endpointAttempts: v.optional(v.array(attemptsSchema)),
   deliveries: v.array(deliverySchema),
 });
 
 /**
- * `changes` as UTF-8 JSON pieces (the text of `{ log, endpoints, entries, deliveries }`); with a `cache`, each entry's and delivery's bytes are kept by
+ * `changes` as UTF-8 JSON pieces (the text of `{ log, endpoints, endpointAttempts, entries, deliveries }`); with a `cache`, each entry's and delivery's bytes are kept by
  * object (they are immutable once stored), so a rewrite after each change encodes only the new ones.
  */
 export function changesJsonPieces(changes: StoredChanges, cache?: WeakMap<object, Uint8Array>): Uint8Array[] {
-  const out: Uint8Array[] = [utf8.encode(`{"log":${JSON.stringify(changes.log)},"endpoints":${JSON.stringify(changes.endpoints)},"entries":[`)];
+  const out: Uint8Array[] = [utf8.encode(`{"log":${JSON.stringify(changes.log)},"endpoints":${JSON.stringify(changes.endpoints)},`
+    + `"endpointAttempts":${JSON.stringify(changes.endpointAttempts ?? [])},"entries":[`)];
   out.push(...jsonListPieces(changes.entries, cache));
   out.push(utf8.encode('],"deliveries":['));
   out.push(...jsonListPieces(changes.deliveries, cache));

@@ -51,7 +51,7 @@ export function encodeDataset(records: RecordSet): EncodedDataset {
   const out: Record<string, unknown> = {
     evcal: {
       ...encodeMeta(records),
-      ...(c ? { changes: { log: c.log, endpoints: c.endpoints, entries: c.entries, deliveries: c.deliveries } } : {}),
+      ...(c ? { changes: { log: c.log, endpoints: c.endpoints, endpointAttempts: c.endpointAttempts ?? [], entries: c.entries, deliveries: c.deliveries } } : {}),
       ...(records.idempotency?.length ? { idempotency: records.idempotency } : {}),
     },
   };

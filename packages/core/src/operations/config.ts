@@ -14,6 +14,7 @@ import type { RecurrenceSettings } from '../recurrence/occurrences';
 import { createHorizonKeeper, type HorizonKeeper } from '../recurrence/horizon';
 import { recordingStorage } from '../changes/change-recorder';
 import { createChangeEvents, type ChangeEvents } from '../changes/change-events';
+import type { LookupAddresses } from '../changes/webhook-addresses';
 
 /** Resolves the `image` a client sends (an attachment id or a URL) to an image. */
 export interface ImageProvider {
@@ -115,6 +116,8 @@ export interface CalendarOptions {
   readonly recurrence?: RecurrenceOptions;
   /** Writes sent with an idempotency key (`calendar.idempotent`, HTTP `Idempotency-Key`: docs/http.md). */
   readonly idempotency?: IdempotencyOptions;
+  /** Webhook endpoints (docs/webhooks.md). */
+  readonly webhooks?: WebhookOptions;
 }
 
 /** How long the answers of writes sent with an idempotency key are kept. */
@@ -125,6 +128,28 @@ export interface IdempotencyOptions {
    * @default 86400 (24 hours)
    */
   readonly ttlSeconds?: number;
+}
+
+/**
+ * Which endpoints may be registered. Give the same `allowPrivateAddresses` as the sender that
+ * delivers (@evcal/http createWebhookSender), so that an endpoint it would refuse is refused
+ * when it is registered.
+ */
+export interface WebhookOptions {
+  /**
+   * Accept endpoints on loopback, private and link-local addresses (a receiver on the same
+   * machine or network). Off, their registration is refused (400, naming how to allow them).
+   * @default false
+   */
+  readonly allowPrivateAddresses?: boolean;
+  /**
+   * Resolves an endpoint's host name when it is registered, so that a name of a private
+   * address is refused then too (@evcal/http lookupAddresses, over node:dns). Without it only
+   * addresses and `localhost` names are checked at registration; the sender checks every
+   * delivery whatever this is.
+   * @default undefined
+   */
+  readonly lookup?: LookupAddresses;
 }
 
 /** How series are materialised (docs/recurrence.md). */
@@ -205,6 +230,7 @@ export interface CalendarConfig {
   /** The listeners of committed changes (`calendar.on('change', …)`). */
   readonly changeEvents: ChangeEvents;
   readonly onError: (error: unknown) => void;
+  readonly webhooks: { readonly allowPrivateAddresses: boolean; readonly lookup: LookupAddresses | undefined };
 }
 
 /** Accepts absolute http(s) URLs as given; refuses ids (there is no media library). */
@@ -283,5 +309,6 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
     idempotencyTtlMs: ttlSeconds * 1000,
     changeEvents,
     onError,
+    webhooks: { allowPrivateAddresses: options.webhooks?.allowPrivateAddresses ?? false, lookup: options.webhooks?.lookup },
   };
 }

@@ -60,6 +60,17 @@ export const changesSchema = v.object({
   full_sync_required: v.optional(v.pipe(v.literal(true), v.description('Sent when no token was: list every collection first, then follow the changes from next_token'))),
 });
 
+/** How deliveries to an endpoint are going: what answers the question "why has it not arrived?". */
+export const webhookDeliveryStatusSchema = v.pipe(v.object({
+  last_attempt: v.pipe(v.nullable(v.string()), v.description('When the last attempt was made, ISO 8601 in UTC; null before the first')),
+  last_status: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('The HTTP status of the last attempt; null when none was received (refused address, network error, time-out) or before the first')),
+  last_error: v.pipe(v.nullable(v.string()), v.description('Why the last attempt failed (such as "HTTP 503", "connect ECONNREFUSED 203.0.113.7:443", "refused: 10.0.0.5 is a private address …"); null when it succeeded')),
+  consecutive_failures: int('Failed attempts since the last one that succeeded'),
+  waiting: int('Deliveries waiting to be sent (or sent again)'),
+  failed: int('Deliveries whose attempts ran out, kept for the change log\'s retention period'),
+  next_attempt: v.pipe(v.nullable(v.string()), v.description('When the next waiting delivery is due, ISO 8601 in UTC (now when one is due already); null when none is waiting')),
+}), v.description('The endpoint\'s deliveries: its last attempt and the outbox'));
+
 export const webhookEndpointSchema = v.object({
   id: str('The endpoint ID (ep_…)'),
   url: str('Where deliveries are POSTed'),
@@ -69,6 +80,7 @@ export const webhookEndpointSchema = v.object({
   disabled_reason: v.pipe(v.nullable(v.string()), v.description('gone: the endpoint answered 410; manual: disabled through the API or the command line')),
   created: str('When it was registered, ISO 8601 in UTC'),
   updated: str('When it was last changed, ISO 8601 in UTC'),
+  delivery: webhookDeliveryStatusSchema,
   secret: v.optional(str('The signing secret (whsec_…), on creation and single reads')),
 });
 
@@ -83,6 +95,7 @@ export const SYNC_REPRESENTATIONS = {
   Tombstone: tombstoneSchema,
   Changes: changesSchema,
   WebhookEndpoint: webhookEndpointSchema,
+  WebhookDeliveryStatus: webhookDeliveryStatusSchema,
   WebhookEndpointList: webhookEndpointListSchema,
 } as const;
 

@@ -85,6 +85,8 @@ export interface StoredChanges {
   /** In (change, seq) order. */
   readonly entries: readonly ChangeEntry[];
   readonly endpoints: readonly WebhookEndpointRecord[];
+  /** The attempts of each endpoint that had any (absent in documents written before they were kept). */
+  readonly endpointAttempts?: readonly WebhookEndpointAttempts[];
   /** In (change, seq) order. */
   readonly deliveries: readonly WebhookDelivery[];
 }
@@ -135,6 +137,43 @@ export interface WebhookDelivery extends DeliveryKey {
   readonly lastError: string | null;
 }
 
+/** An attempt to deliver to an endpoint, as `settle` records it in the endpoint's status. */
+export interface WebhookAttempt {
+  /** Epoch ms. */
+  readonly at: number;
+  /** The HTTP status received; null when none was (refused address, network error, time-out). */
+  readonly status: number | null;
+  /** Why it failed; null when it succeeded (a 2xx answer). */
+  readonly error: string | null;
+}
+
+/** What an endpoint's attempts were, kept apart from the endpoint (changing one does not touch them). */
+export interface WebhookEndpointAttempts {
+  readonly endpointId: string;
+  /** Epoch ms of the last attempt. */
+  readonly lastAttemptAt: number;
+  readonly lastStatus: number | null;
+  /** The last attempt's error; null when it succeeded. */
+  readonly lastError: string | null;
+  /** Failed attempts since the last one that succeeded. */
+  readonly consecutiveFailures: number;
+}
+
+/** An endpoint's status: its attempts (null fields before the first) and its outbox. */
+export interface WebhookEndpointStatus {
+  readonly endpointId: string;
+  readonly lastAttemptAt: number | null;
+  readonly lastStatus: number | null;
+  readonly lastError: string | null;
+  readonly consecutiveFailures: number;
+  /** Pending deliveries. */
+  readonly waiting: number;
+  /** Deliveries whose attempts ran out (kept for the retention period). */
+  readonly failed: number;
+  /** Epoch ms: the earliest next attempt of a pending delivery; null when none is pending. */
+  readonly nextAttemptAt: number | null;
+}
+
 /** The outcome of an attempt, as `settle` records it. */
 export type DeliveryOutcome =
   | { readonly state: 'delivered' }
@@ -166,8 +205,20 @@ export interface WebhookStore {
    * counter, and a database adapter must not make it wait for a write transaction.
    */
   claim(options: { readonly now: number; readonly leasedUntil: number; readonly limit: number }): Promise<readonly WebhookDelivery[]>;
-  /** Records an attempt: `delivered` removes the delivery; otherwise it is updated and its lease dropped. Not a write transaction either. */
-  settle(key: DeliveryKey, outcome: DeliveryOutcome): Promise<void>;
+  /**
+   * Records an attempt: `delivered` removes the delivery; otherwise it is updated and its lease
+   * dropped. With `attempt`, the endpoint's status records it too: its last attempt, status and
+   * error, and its consecutive failures (one more for a failure, none after a success; counted
+   * by the storage, as several senders may settle at once). Not a write transaction either.
+   */
+  settle(key: DeliveryKey, outcome: DeliveryOutcome, attempt?: WebhookAttempt): Promise<void>;
+  /** The status of every endpoint, in no particular order. Counting its outbox may read all of it. */
+  statuses(): Promise<readonly WebhookEndpointStatus[]>;
+  /**
+   * Makes every pending delivery whose next attempt is after `now` due at `now` (leases stay):
+   * a sender that starts tries at once what waited. Housekeeping, as `settle`.
+   */
+  wake(now: number): Promise<void>;
   /** Pending and failed deliveries of an endpoint, in (change, seq) order, at most `limit`. */
   deliveries(endpointId: string, limit: number): Promise<readonly WebhookDelivery[]>;
   /** Removes failed deliveries whose last attempt was before `cutoff`; housekeeping, as `settle`. */

@@ -18,6 +18,7 @@ import { dayCountsByKey } from './0015-day-counts-by-key';
 import { dayCountsByKeySqlite } from './0016-day-counts-by-key-sqlite';
 import { countsFoldedInBulk } from './0017-counts-folded-in-bulk';
 import { idempotency } from './0018-idempotency';
+import { webhookStatus } from './0019-webhook-status';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
@@ -47,6 +48,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0016_day_counts_by_key_sqlite': dayCountsByKeySqlite,
   '0017_counts_folded_in_bulk': countsFoldedInBulk,
   '0018_idempotency': idempotency,
+  '0019_webhook_status': webhookStatus,
 };
 
 /**
