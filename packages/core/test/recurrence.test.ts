@@ -179,6 +179,14 @@ describe('the horizon', () => {
     const beyond = await cal.events.list({ start_date: '2032-01-01', end_date: '2032-12-31', per_page: 50 }, A);
     expect(beyond.total).toBe(0);
   });
+
+  it('stores a series written after a list reached past the horizon as far as that list reached', async () => {
+    const cal = makeCalendar({ recurrence: { horizonMonths: 12, maxHorizonMonths: 60 } });
+    // No series is open yet: the list stores nothing, but the horizon is reached.
+    expect((await cal.events.list({ start_date: '2029-01-01', end_date: '2029-12-31', per_page: 50 }, A)).total).toBe(0);
+    await cal.events.create({ title: 'Forever', start_date: '2026-12-07 10:00:00', end_date: '2026-12-07 11:00:00', recurrence: 'FREQ=MONTHLY' }, A);
+    expect((await cal.events.list({ start_date: '2029-01-01', end_date: '2029-12-31', per_page: 50 }, A)).total).toBe(12);
+  });
 });
 
 describe('JSON-LD', () => {
