@@ -108,6 +108,20 @@ describe.skipIf(!available)('the web page in headless Chromium', { timeout: 120_
     expect(details).toContain('Swing & bebop');
     expect(details).toMatch(/Friday, December 4, 2026/);
     expect(await page.locator('#details-ics').getAttribute('href')).toBe('/cal/events/v1/events/300.ics');
+    // Subscriptions: the whole calendar, the event's category and its venue, as webcal:// and https.
+    const feeds = await page.locator('#details-feeds li').evaluateAll((items) => items.map((li) => ({
+      label: li.firstChild?.textContent, links: [...li.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href')]),
+    })));
+    const host = new URL(origin).host;
+    const ics = `${host}/cal/events/v1/events.ics`;
+    expect(feeds).toEqual([
+      { label: 'Every event', links: [['Subscribe', `webcal://${ics}`], ['Feed address', `${origin}/cal/events/v1/events.ics`]] },
+      { label: 'Category: Music', links: [['Subscribe', `webcal://${ics}?categories=music`], ['Feed address', `${origin}/cal/events/v1/events.ics?categories=music`]] },
+      { label: 'Venue: Blue Room', links: [['Subscribe', `webcal://${ics}?venue=100`], ['Feed address', `${origin}/cal/events/v1/events.ics?venue=100`]] },
+    ]);
+    // Each address is a feed of just those events.
+    const summaries = async (href: string) => [...(await (await fetch(href)).text()).matchAll(/\r\nSUMMARY:([^\r]*)/g)].map((m) => m[1]).sort();
+    expect(await Promise.all(feeds.map((f) => summaries(f.links[1]![1]!)))).toEqual([['Hamlet', 'Jazz Night', 'Winter Fair'], ['Jazz Night', 'Winter Fair'], ['Jazz Night']]);
     await page.screenshot({ path: join(OUTPUT, 'web-page-details.png') });
     await page.locator('#details button').click();
 

@@ -1,5 +1,5 @@
-// Series in iCalendar feeds, read back by ical.js the way a calendar app expands them: RRULE,
-// RDATE and EXDATE on the series, RECURRENCE-ID on its exceptions. Every occurrence the JSON
+// Series in iCalendar feeds, read back by ical.js the way a calendar app expands them: RRULE
+// and EXDATE on the series, RECURRENCE-ID on its exceptions, its added starts on their own. Every occurrence the JSON
 // list shows must come out of ical.js's expansion at the same instant with the same title.
 import ICAL from 'ical.js';
 import { occurrenceId, type Calendar, type EventJson } from '@evcal/core';
@@ -74,7 +74,9 @@ describe('series in feeds, expanded by ical.js', () => {
     expect(timed(ical.map(({ start, title }) => ({ start, title })))).toEqual(timed(json));
     expect(ical.filter((e) => e.title === 'Anniversary')).toHaveLength(3);
     expect(text).toContain('DTSTART;VALUE=DATE:20270210');
-    expect(text).toContain('RDATE;TZID=Europe/Berlin:20270505T170000');
+    // The start the series adds to its rule is a VEVENT of its own (node-ical ignores RDATE).
+    expect(text).not.toContain('RDATE');
+    expect(text).toContain('DTSTART;TZID=Europe/Berlin:20270505T170000');
   });
 
   it('a series read alone: GET /events/{series}.ics carries the series and its exceptions', async () => {
@@ -83,5 +85,21 @@ describe('series in feeds, expanded by ical.js', () => {
     await cal.events.patch({ id: occurrenceId(series.id, '2027-03-27'), title: 'Daily (short)' }, A);
     const text = (await readFeed(cal.events.feedOne({ id: series.id }, anon))).text;
     expect(expand(text, '2030-01-01').map((e) => e.title)).toEqual(['Daily', 'Daily', 'Daily (short)', 'Daily', 'Daily']);
+  });
+
+  it('an occurrence read alone: GET /events/{occurrence}.ics carries it alone, with the series\' UID and its RECURRENCE-ID', async () => {
+    const cal = makeCalendar();
+    const series = await cal.events.create({ title: 'Daily', start_date: '2027-03-25 09:00:00', end_date: '2027-03-25 09:30:00', timezone: 'Europe/Rome', recurrence: 'FREQ=DAILY;COUNT=5' }, A);
+    await cal.events.patch({ id: occurrenceId(series.id, '2027-03-27'), title: 'Daily (short)' }, A);
+    const alone = async (date: string) => {
+      const text = (await readFeed(cal.events.feedOne({ id: occurrenceId(series.id, date) }, anon))).text;
+      const vevents = new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent');
+      expect(vevents).toHaveLength(1);
+      const v = vevents[0]!;
+      return [v.getFirstPropertyValue('uid'), v.getFirstProperty('recurrence-id')!.toICALString(), v.getFirstProperty('dtstart')!.toICALString(), v.getFirstPropertyValue('summary')];
+    };
+    const uid = expect.stringMatching(new RegExp(`^${series.id}@`));
+    expect(await alone('2027-03-26')).toEqual([uid, 'RECURRENCE-ID;TZID=Europe/Rome:20270326T090000', 'DTSTART;TZID=Europe/Rome:20270326T090000', 'Daily']);
+    expect(await alone('2027-03-27')).toEqual([uid, 'RECURRENCE-ID;TZID=Europe/Rome:20270327T090000', 'DTSTART;TZID=Europe/Rome:20270327T090000', 'Daily (short)']);
   });
 });

@@ -141,12 +141,45 @@ describe('rules', () => {
       ['2027-02-10 00:00:00', '2027-02-10 23:59:59'], ['2028-02-10 00:00:00', '2028-02-10 23:59:59'], ['2029-02-10 00:00:00', '2029-02-10 23:59:59']]);
   });
 
-  it('keeps a start that falls in a spring-forward gap, moved forward as every time in the gap is', async () => {
+  it('places occurrences by the one DST rule of single events: a skipped start moves forward, a repeated one is the first', async () => {
     const cal = makeCalendar();
-    await cal.events.create({ title: 'Night', start_date: '2027-03-07 02:30:00', end_date: '2027-03-07 03:30:00', timezone: 'America/New_York', recurrence: 'FREQ=WEEKLY;COUNT=3' }, A);
+    const zone = { timezone: 'Europe/Rome' };
+    await cal.events.create({ title: 'Night', start_date: '2027-03-21 02:30:00', end_date: '2027-03-21 03:00:00', ...zone, recurrence: 'FREQ=WEEKLY;COUNT=3' }, A);
+    await cal.events.create({ title: 'Watch', start_date: '2027-10-25 02:30:00', end_date: '2027-10-25 03:00:00', ...zone, recurrence: 'FREQ=DAILY;INTERVAL=3;COUNT=3' }, A);
     const { events } = await listed(cal);
-    expect(events.map((e) => [e.start_date, e.utc_start_date])).toEqual([
-      ['2027-03-07 02:30:00', '2027-03-07 07:30:00'], ['2027-03-14 02:30:00', '2027-03-14 07:30:00'], ['2027-03-21 02:30:00', '2027-03-21 06:30:00']]);
+    expect(events.map((e) => [e.title, e.start_date, e.utc_start_date, e.occurrence?.original_start_date])).toEqual([
+      ['Night', '2027-03-21 02:30:00', '2027-03-21 01:30:00', '2027-03-21 02:30:00'],
+      ['Night', '2027-03-28 03:30:00', '2027-03-28 01:30:00', '2027-03-28 03:30:00'],
+      ['Night', '2027-04-04 02:30:00', '2027-04-04 00:30:00', '2027-04-04 02:30:00'],
+      ['Watch', '2027-10-25 02:30:00', '2027-10-25 00:30:00', '2027-10-25 02:30:00'],
+      ['Watch', '2027-10-28 02:30:00', '2027-10-28 00:30:00', '2027-10-28 02:30:00'],
+      ['Watch', '2027-10-31 02:30:00', '2027-10-31 00:30:00', '2027-10-31 02:30:00'],
+    ]);
+    // Single events at the same wall clocks: the same local starts and instants.
+    for (const [start, occurrence] of [['2027-03-28 02:30:00', events[1]!], ['2027-10-31 02:30:00', events[5]!]] as const) {
+      const single = await cal.events.create({ title: 'Once', start_date: start, end_date: start, ...zone }, A) as Json;
+      expect([single.start_date, single.utc_start_date]).toEqual([occurrence.start_date, occurrence.utc_start_date]);
+    }
+    // An EXDATE names the start as it shows (the skipped 02:30 is 03:30) or as the rule gives it.
+    for (const exdate of ['2027-03-28 03:30:00', '2027-03-28 02:30:00']) {
+      const other = makeCalendar();
+      await other.events.create({ title: 'Night', start_date: '2027-03-21 02:30:00', end_date: '2027-03-21 03:00:00', ...zone, recurrence: { rrule: 'FREQ=WEEKLY;COUNT=3', exdate: [exdate] } }, A);
+      expect((await listed(other)).events.map((e) => e.start_date.slice(0, 10))).toEqual(['2027-03-21', '2027-04-04']);
+    }
+  });
+
+  it('ends an occurrence its series\' length after its start, also in the second pass of a repeated hour', async () => {
+    const cal = makeCalendar();
+    const series = await cal.events.create({
+      title: 'Swim', start_date: '2027-10-31 01:30:00', end_date: '2027-10-31 02:15:00', timezone: 'America/New_York', recurrence: 'FREQ=WEEKLY;COUNT=2',
+    }, A) as Json;
+    const id = occurrenceId(series.id, '2027-11-07');
+    const times = (e: Json) => [e.start_date, e.utc_start_date, e.end_date, e.utc_end_date];
+    const swim = (await cal.events.get({ id }, A)) as Json;
+    // 01:30 EDT (the first 01:30) plus 45 minutes is 01:15 EST, the second 01:15.
+    expect(times(swim)).toEqual(['2027-11-07 01:30:00', '2027-11-07 05:30:00', '2027-11-07 01:15:00', '2027-11-07 06:15:00']);
+    const renamed = await cal.events.patch({ id, title: 'Swim (cold)' }, A) as Json;
+    expect([renamed.title, ...times(renamed)]).toEqual(['Swim (cold)', ...times(swim)]);
   });
 
   it('refuses bad rules with 400s that say why', async () => {
@@ -178,6 +211,14 @@ describe('the horizon', () => {
     // Beyond maxHorizonMonths (60 months from now: 2031-11-22) nothing more is stored.
     const beyond = await cal.events.list({ start_date: '2032-01-01', end_date: '2032-12-31', per_page: 50 }, A);
     expect(beyond.total).toBe(0);
+  });
+
+  it('stores a series written after a list reached past the horizon as far as that list reached', async () => {
+    const cal = makeCalendar({ recurrence: { horizonMonths: 12, maxHorizonMonths: 60 } });
+    // No series is open yet: the list stores nothing, but the horizon is reached.
+    expect((await cal.events.list({ start_date: '2029-01-01', end_date: '2029-12-31', per_page: 50 }, A)).total).toBe(0);
+    await cal.events.create({ title: 'Forever', start_date: '2026-12-07 10:00:00', end_date: '2026-12-07 11:00:00', recurrence: 'FREQ=MONTHLY' }, A);
+    expect((await cal.events.list({ start_date: '2029-01-01', end_date: '2029-12-31', per_page: 50 }, A)).total).toBe(12);
   });
 });
 

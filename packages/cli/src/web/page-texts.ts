@@ -19,6 +19,10 @@ const TEXTS = {
   cost: msg('Cost'),
   website: msg('Website'),
   addToCalendar: msg('Add to my calendar (iCalendar)'),
+  subscribe: msg('Subscribe in a calendar app'),
+  everyEvent: msg('Every event'),
+  subscribeWebcal: msg('Subscribe'),
+  feedAddress: msg('Feed address'),
   close: msg('Close'),
   loadFailed: msg('The events could not be loaded.'),
   allDay: msg('All day'),
@@ -35,6 +39,7 @@ export function pageTexts(language: string): PageTexts {
     title: of('title'), reference: of('reference'), referenceTitle: of('referenceTitle'), category: of('category'),
     allCategories: of('allCategories'), venue: of('venue'), allVenues: of('allVenues'), language: of('language'),
     when: of('when'), where: of('where'), organizers: of('organizers'), categories: of('categories'), cost: of('cost'),
-    website: of('website'), addToCalendar: of('addToCalendar'), close: of('close'), loadFailed: of('loadFailed'), allDay: of('allDay'),
+    website: of('website'), addToCalendar: of('addToCalendar'), subscribe: of('subscribe'), everyEvent: of('everyEvent'),
+    subscribeWebcal: of('subscribeWebcal'), feedAddress: of('feedAddress'), close: of('close'), loadFailed: of('loadFailed'), allDay: of('allDay'),
   };
 }

@@ -79,6 +79,10 @@ function calendarPage(language: string, t: PageTexts, config: Record<string, unk
   <dl id="details-fields"></dl>
   <div id="details-description"></div>
   <p><a id="details-ics" href="#">${escapeHtml(t.addToCalendar)}</a></p>
+  <section id="details-subscribe">
+    <h3>${escapeHtml(t.subscribe)}</h3>
+    <ul id="details-feeds"></ul>
+  </section>
   <form method="dialog"><button>${escapeHtml(t.close)}</button></form>
 </dialog>
 <script type="application/json" id="evcal-page">${jsonForScript(config)}</script>
@@ -133,6 +137,9 @@ dialog { max-width: 34rem; border: 1px solid #c3c4c7; border-radius: .5rem; }
 dialog dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; }
 dialog dt { font-weight: 600; }
 dialog dd { margin: 0; }
+dialog h3 { font-size: 1rem; margin: 1rem 0 .3rem; }
+#details-feeds { padding-left: 1.2rem; margin: 0 0 1rem; }
+#details-feeds a { margin-left: .5rem; }
 .fc-event { cursor: pointer; }
 `;
 

@@ -38,6 +38,12 @@ export interface SpawnOptions {
    * @default true
    */
   readonly memoryByDefault?: boolean;
+  /**
+   * Kill the process when the current test finishes; false when it is started in a
+   * `beforeAll` (no test is running) and the caller stops it.
+   * @default true
+   */
+  readonly killAfterTest?: boolean;
 }
 
 /** Runs `evcal serve` on a fresh in-memory storage unless the args name one (the default is a SQLite file). */
@@ -47,9 +53,11 @@ export function spawnServe(args: readonly string[], options: SpawnOptions = {}):
     cwd: REPO,
     env: { ...process.env, NO_COLOR: '1', ...options.env },
   });
-  onTestFinished(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
+  if (options.killAfterTest !== false) {
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+  }
   return child;
 }
 

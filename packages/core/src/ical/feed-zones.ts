@@ -2,21 +2,27 @@
 // iCalendar, maintained with every tzdata release. The library gives each zone's current
 // rules only, from 1970 on; an event in a year whose rules differed (Sao Paulo kept DST until
 // 2019) would be read at the wrong instant by an app that trusts the VTIMEZONE (Outlook does).
-// So a zone is used for an event only where ical.js, reading that VTIMEZONE, finds the same
-// UTC offset as evcal's own conversion; elsewhere the event is written in UTC, which every app
-// reads right. The same check catches the fall-back hour: ical.js reads an ambiguous wall
-// clock as its second occurrence, evcal (and RFC 5545) as its first.
+// So a zone is used for a time only where ical.js, reading that VTIMEZONE, finds the same
+// UTC offset as evcal's own conversion, and where the wall clock exists once: readers place a
+// wall clock of the repeated hour of a fall-back night by different rules (ical.js, icalendar
+// and recurring-ical-events as its second occurrence; node-ical, vobject, evcal and RFC 5545
+// as its first). Elsewhere the time is written in UTC, which every app reads right.
 import ICAL from 'ical.js';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
-import { instantToWall, resolveZone } from '../time/zone';
+import { instantToWall, resolveZone, wallInstants, type Zone } from '../time/zone';
 
 export interface FeedZone {
   /** The TZID written: the library's canonical name (`US/Eastern` is written `America/New_York`). */
   readonly tzid: string;
+  /** The zone's rules as evcal applies them. */
+  readonly zone: Zone;
   /** The VTIMEZONE component, CRLF line ends, without a final line break. */
   readonly vtimezone: string;
-  /** Whether an app reading this VTIMEZONE finds the same instant for the wall clock of `instant` in the zone. */
-  agrees(instant: number): boolean;
+  /**
+   * Whether every reader finds `instant` again from its wall clock in the zone written with
+   * this TZID: the wall clock is not in a repeated hour, and the VTIMEZONE gives it evcal's offset.
+   */
+  exact(instant: number): boolean;
 }
 
 /** The VTIMEZONE of an IANA zone, or undefined for fixed offsets and zones the library lacks. */
@@ -49,14 +55,15 @@ function build(name: string): FeedZone | undefined {
   const agreed = new Map<number, boolean>();
   return {
     tzid,
+    zone,
     vtimezone,
-    agrees(instant) {
+    exact(instant) {
       let ok = agreed.get(instant);
       if (ok === undefined) {
         const offset = zone.offsetAt(instant);
         const w = instantToWall(instant, zone);
         const local = ICAL.Time.fromData({ year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second, isDate: false });
-        ok = rules.utcOffset(local) === offset * 60;
+        ok = wallInstants(w, zone).length === 1 && rules.utcOffset(local) === offset * 60;
         if (agreed.size > 10_000) agreed.clear();
         agreed.set(instant, ok);
       }

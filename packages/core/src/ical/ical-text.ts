@@ -34,9 +34,8 @@ export function textToHtml(text: string): string {
 
 /**
  * A content line folded as RFC 5545 asks: no line longer than 75 octets of UTF-8 (the space
- * that starts a continuation line counted), never splitting a character. ical-generator's
- * `foldLines` does the same but builds a TextEncoder per character, ten times the cost of
- * rendering the event itself; a feed of thousands of events is folded here instead.
+ * that starts a continuation line counted), never splitting a character. (ical.js's own
+ * folding does not count that space: its continuation lines reach 76 octets.)
  */
 export function foldLine(line: string): string {
   if (line.length <= 75 && !/[^\x00-\x7f]/.test(line)) return line;
@@ -56,11 +55,6 @@ export function foldLine(line: string): string {
     i += units;
   }
   return out + line.slice(start);
-}
-
-/** Every line of an iCalendar text (CRLF-separated) folded. */
-export function foldLines(text: string): string {
-  return text.split('\r\n').map(foldLine).join('\r\n');
 }
 
 // ---- helpers ----

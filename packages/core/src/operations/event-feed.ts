@@ -8,11 +8,12 @@ import { english, msg, type Message } from '../messages';
 import { parseArgs, type ArgSpecs } from '../input/args';
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../model/records';
 import type { EventQuery, Page } from '../query/query-types';
-import { createFeedWriter, eventUid, type FeedEventContent, type FeedWriter } from '../ical/feed-writer';
+import { createFeedWriter, eventUid, type FeedEventContent, type FeedWriter, type SeriesSet } from '../ical/feed-writer';
 import { POST_STATUSES } from '../model/records';
 import { statusMatches } from '../query/event-engine';
-import { parseWall } from '../time/wall-clock';
-import { resolveZone, wallToInstant } from '../time/zone';
+import { expandRule } from '../recurrence/expand';
+import { formatWall, parseWall } from '../time/wall-clock';
+import { instantToWall, resolveZone, wallToInstant } from '../time/zone';
 import { postUrl } from '../represent/links';
 import type { Call } from './call';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
@@ -86,21 +87,22 @@ function feedOf(call: Call, kind: 'events' | 'event', query: EventQuery, unlock:
     async open() {
       const first = await call.storage.events.list({ ...query, limit: Math.min(PAGE_SIZE, maxEvents), offset: 0 });
       const count = Math.min(first.total, maxEvents);
-      return { total: first.total, count, truncated: first.total > maxEvents, body: render(call, query, unlock, first, count, options) };
+      return { total: first.total, count, truncated: first.total > maxEvents, body: render(call, kind, query, unlock, first, count, options) };
     },
   };
 }
 
-async function* render(call: Call, query: EventQuery, unlock: Unlock, first: Page<EventRecord>, count: number, options: FeedOptions): AsyncGenerator<string> {
+async function* render(call: Call, kind: 'events' | 'event', query: EventQuery, unlock: Unlock, first: Page<EventRecord>, count: number, options: FeedOptions): AsyncGenerator<string> {
   const { config, links } = call;
   const host = hostOf(links.siteUrl);
-  const site = config.zone.fixed ? undefined : config.timezone;
   const name = (options.translate ?? english)(msg('Events of {calendar}', { calendar: config.ical.name ?? host }));
-  const writer = createFeedWriter({ name, refreshMinutes: config.ical.refreshMinutes, ...(site ? { timezone: site } : {}) });
+  // No X-WR-TIMEZONE: evcal writes no floating time for it to apply to, and recurring-ical-events
+  // 2.0 moves UTC times in that zone's repeated hour by an hour through it (docs/icalendar.md).
+  const writer = createFeedWriter({ name, refreshMinutes: config.ical.refreshMinutes });
   yield writer.header();
   // Pages are read by offset: an event written meanwhile may shift one into the next page twice.
   const seen = new Set<number>();
-  const state: FeedState = { written: new Set(), query };
+  const state: FeedState = { written: new Set(), query, alone: kind === 'event' };
   let page = first;
   let offset = 0;
   for (;;) {
@@ -116,8 +118,9 @@ async function* render(call: Call, query: EventQuery, unlock: Unlock, first: Pag
 
 /**
  * A page of VEVENTs, with what the caller may see of each (as the JSON list shows it). The
- * occurrences of a series are written as the series (RRULE, RDATE, EXDATE for those the caller
- * does not see) and its exceptions (RECURRENCE-ID), once per feed: calendar apps expand it.
+ * occurrences of a series are written with the series, once per feed (ical/series-form.ts:
+ * its rule, calendar apps expand it, and its other occurrences); an occurrence read alone is
+ * written alone, with its series' UID and its RECURRENCE-ID.
  */
 async function renderPage(call: Call, writer: FeedWriter, events: readonly EventRecord[], unlock: Unlock, host: string, state: FeedState): Promise<string> {
   const series = await seriesOfPage(call, events, state);
@@ -146,7 +149,10 @@ async function renderPage(call: Call, writer: FeedWriter, events: readonly Event
     const group = bySeries.get(id);
     if (!group || state.written.has(id)) return '';
     state.written.add(id);
-    return writeSeries(writer, group, content, state.query);
+    const set = seriesSet(group, content, state.query);
+    return state.alone && event.occurrence
+      ? writer.occurrence(group.series, content(group.series), set, { event, content: content(event) })
+      : writer.series(group.series, content(group.series), set);
   }).join('');
 }
 
@@ -154,6 +160,8 @@ async function renderPage(call: Call, writer: FeedWriter, events: readonly Event
 interface FeedState {
   readonly written: Set<number>;
   readonly query: EventQuery;
+  /** The feed of one event (`/events/{id}.ics`): an occurrence is written alone. */
+  readonly alone: boolean;
 }
 
 interface SeriesGroup {
@@ -171,21 +179,28 @@ async function seriesOfPage(call: Call, events: readonly EventRecord[], state: F
   })).items.filter((o) => o.occurrence) })));
 }
 
-/** A series and its exceptions; occurrences the caller does not see (trashed, unpublished) are EXDATEs. */
-function writeSeries(writer: FeedWriter, group: SeriesGroup, content: (e: EventRecord) => FeedEventContent, query: EventQuery): string {
+/**
+ * What the feed writer needs of a series: its rule's starts (stored ones, and on to its last
+ * EXDATE), which of them apps must not show (the caller does not see them: trashed, of a status
+ * the caller may not read, hidden, excluded), and the occurrences the caller sees.
+ */
+function seriesSet(group: SeriesGroup, content: (e: EventRecord) => FeedEventContent, query: EventQuery): SeriesSet {
   const { series, occurrences } = group;
   const rec = series.recurrence!;
-  const time = series.startLocal.slice(10);
+  const zone = resolveZone(series.timezone)!;
   const seen = (o: EventRecord) => statusMatches(o, query) && !(query.excludeHidden && o.hideFromListings);
-  const excluded = new Set([
-    ...rec.exdate.map((x) => (x.length === 10 ? `${x}${time}` : x)),
-    ...occurrences.filter((o) => !seen(o)).map((o) => o.occurrence!.originalStart),
-  ]);
-  // A DTSTART the rule does not give is no occurrence here; some apps would count it as one.
-  if (!occurrences.some((o) => o.occurrence!.originalStart === series.startLocal)) excluded.add(series.startLocal);
-  const starts = occurrences.map((o) => ({ start: o.occurrence!.originalStart, startUtc: wallToInstant(parseWall(o.occurrence!.originalStart)!, resolveZone(series.timezone)!) }));
-  const exceptions = occurrences.filter((o) => seen(o) && o.occurrence!.overrides).map((o) => ({ event: o, content: content(o) }));
-  return writer.series(series, content(series), { starts, excluded, exceptions });
+  const shown = occurrences.filter(seen).map((event) => ({ event, content: content(event) }));
+  if (rec.rrule === '') return { rule: [], excluded: new Set(), shown };
+  const instant = (wall: string) => wallToInstant(parseWall(wall.length === 10 ? `${wall} 23:59:59` : wall)!, zone);
+  const stored = Math.max(...occurrences.map((o) => instant(o.occurrence!.originalStart)));
+  const rule = expandRule(parseWall(series.startLocal)!, zone, rec.rrule, Math.max(stored, ...rec.exdate.map(instant)));
+  const seenDates = new Set(shown.map((o) => o.event.occurrence!.date));
+  const exdates = new Set(rec.exdate);
+  // Past the last stored occurrence, the rule's starts are the series' but for its EXDATEs.
+  const excluded = new Set(rule.filter((s) => (s.startUtc <= stored
+    ? !seenDates.has(s.date)
+    : exdates.has(s.date) || exdates.has(s.wall) || exdates.has(formatWall(instantToWall(s.startUtc, zone))))).map((s) => s.date));
+  return { rule, excluded, shown };
 }
 
 /** The venues, organizers and categories a page of events names, in three storage calls. */

@@ -159,8 +159,12 @@ export async function applyEventWrite(call: WriteCall, base: EventRecord, values
     start = startOfDay(start);
     end = endOfDay(end);
   }
-  const startUtc = wallToInstant(start, zone);
-  const endUtc = wallToInstant(end, zone);
+  // A time not sent keeps its instant where nothing it depends on changed: an occurrence's end
+  // in the second pass of a repeated hour (recurrence/occurrences.ts) is not read back as the first.
+  const kept = (param: 'start_date' | 'end_date') => mode !== 'create' && !has(param) && base.startLocal !== ''
+    && zoneName === base.timezone && allDay === base.allDay;
+  const startUtc = kept('start_date') ? base.startUtc : wallToInstant(start, zone);
+  const endUtc = kept('end_date') ? base.endUtc : wallToInstant(end, zone);
   if (endUtc < startUtc) throw invalidParam('end_date', msg('The end date must not be before the start date.'));
 
   const requested = values.status;

@@ -27,7 +27,11 @@ export interface HorizonKeeper {
   roll(call: Call): Promise<void>;
   /** Makes sure series are materialised up to `until` (capped at `maxHorizonMonths` ahead of now); true when it extended them. */
   reach(call: Call, until: number): Promise<boolean>;
-  /** The horizon a series write materialises to: the stored one, or `horizonMonths` ahead of now if that is later. */
+  /**
+   * The horizon a series write materialises to: the stored one, `horizonMonths` ahead of now,
+   * or as far as a list has reached, whichever is latest (a list that reached past the horizon
+   * while no series was open stored nothing, but it is known as reached).
+   */
   forWrite(call: Call): Promise<number>;
 }
 
@@ -79,7 +83,7 @@ export function createHorizonKeeper(config: Pick<CalendarConfig, 'recurrence'>):
     },
     async forWrite(call) {
       const stored = await call.storage.sequences.peek('horizon');
-      return Math.max(stored, monthsAhead(call.now, settings.horizonMonths));
+      return Math.max(stored, monthsAhead(call.now, settings.horizonMonths), known);
     },
   };
 }

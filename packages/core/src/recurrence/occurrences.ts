@@ -6,7 +6,7 @@
 import { invalidParam } from '../errors';
 import { msg } from '../messages';
 import { OVERRIDABLE_FIELDS, type EventOverrides, type EventRecord } from '../model/records';
-import { addDays, formatWall, parseWall } from '../time/wall-clock';
+import { addDays, daysBetween, formatWall, parseWall } from '../time/wall-clock';
 import { instantToWall, resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
 import type { WriteCall } from '../operations/call';
 import { expandRecurrence, RecurrenceProblem, ruleParts, type GeneratedStart } from './expand';
@@ -34,7 +34,7 @@ export function seriesStarts(series: EventRecord, horizon: number, settings: Rec
     if (parts && !parts.has('COUNT') && !parts.has('UNTIL') && settings.horizonMonths === 0) {
       throw new RecurrenceProblem(msg('A recurrence without COUNT or UNTIL needs a horizon; give it a COUNT or an UNTIL.'));
     }
-    return expandRecurrence(parseWall(series.startLocal)!, zone, rec, horizon, settings.maxOccurrences);
+    return expandRecurrence(parseWall(series.startLocal)!, zone, rec, horizon, settings.maxOccurrences, series.allDay);
   } catch (error) {
     if (error instanceof RecurrenceProblem) throw invalidParam(param, error.text);
     throw error;
@@ -94,7 +94,9 @@ const ALL_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash
 /**
  * The record of the occurrence of `series` starting at `g`: the series' fields, its own times
  * (the series' duration; all-day series keep their number of days), and its exception's
- * changes. A trashed series trashes every occurrence.
+ * changes. A trashed series trashes every occurrence. An end the series gives is its start
+ * plus the series' length, exactly: read back from its wall clock, an end in the second pass
+ * of a repeated hour would be placed in the first, before the start.
  */
 export function occurrenceOf(series: EventRecord, g: GeneratedStart, overrides: EventOverrides | undefined, revision: number): EventRecord {
   const { recurrence, occurrence: _, icalUid: __, lineage: ___, ...fields } = series;
@@ -102,18 +104,21 @@ export function occurrenceOf(series: EventRecord, g: GeneratedStart, overrides: 
   const zone = resolveZone(zoneName) ?? resolveZone(series.timezone)!;
   let startLocal: string;
   let endLocal: string;
+  let generatedEnd: number | undefined;
   if (series.allDay) {
-    const days = dayDiff(series.startLocal, series.endLocal);
+    const days = daysBetween(series.startLocal, series.endLocal);
     startLocal = `${g.date} 00:00:00`;
     endLocal = `${formatWall(addDays(parseWall(startLocal)!, days)).slice(0, 10)} 23:59:59`;
   } else {
     startLocal = g.start;
-    endLocal = formatWall(instantToWall(g.startUtc + (series.endUtc - series.startUtc), zone));
+    generatedEnd = g.startUtc + (series.endUtc - series.startUtc);
+    endLocal = formatWall(instantToWall(generatedEnd, zone));
   }
+  const ownTimes = overrides?.startLocal !== undefined || overrides?.endLocal !== undefined || overrides?.timezone !== undefined;
   startLocal = overrides?.startLocal ?? startLocal;
   endLocal = overrides?.endLocal ?? endLocal;
   const startUtc = wallToInstant(parseWall(startLocal)!, zone);
-  const endUtc = wallToInstant(parseWall(endLocal)!, zone);
+  const endUtc = generatedEnd !== undefined && !ownTimes ? generatedEnd : wallToInstant(parseWall(endLocal)!, zone);
   const modified = overrides?.modifiedUtc !== undefined && overrides.modifiedUtc > series.modifiedUtc
     ? { modified: overrides.modified ?? series.modified, modifiedUtc: overrides.modifiedUtc }
     : { modified: series.modified, modifiedUtc: series.modifiedUtc };
@@ -172,9 +177,4 @@ function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, v]) => [k, sorted(v)]));
-}
-
-/** Calendar days from the date of one wall clock to that of another. */
-function dayDiff(from: string, to: string): number {
-  return Math.round((Date.parse(`${to.slice(0, 10)}T00:00:00Z`) - Date.parse(`${from.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
 }

@@ -77,6 +77,11 @@ export function addDays(w: WallClock, days: number): WallClock {
   return wallFromEpochUtc(wallToEpochUtc(w) + days * 86_400_000);
 }
 
+/** Calendar days from the date of one "YYYY-MM-DD…" string to that of another. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to.slice(0, 10)}T00:00:00Z`) - Date.parse(`${from.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
+}
+
 /** The same date at 00:00:00. */
 export function startOfDay(w: WallClock): WallClock {
   return { year: w.year, month: w.month, day: w.day, hour: 0, minute: 0, second: 0 };

@@ -42,6 +42,18 @@ export function isValidZoneName(name: string): boolean {
 
 /** The UTC instant of a wall-clock time in `zone` (DST rule above). */
 export function wallToInstant(wall: WallClock, zone: Zone): number {
+  const candidates = wallInstants(wall, zone);
+  if (candidates.length > 0) return candidates[0]!;
+  // In a gap: keep the offset in force before the transition, which moves the time forward.
+  return wallToEpochUtc(wall) - zone.offsetAt(wallToEpochUtc(wall) - 24 * HOUR) * 60_000;
+}
+
+/**
+ * Every instant whose wall clock in `zone` is `wall`, earliest first: one, none in a
+ * spring-forward gap, two in a fall-back overlap. (iCalendar readers that place such a wall
+ * clock by another rule than the one above read it elsewhere: feeds avoid writing them.)
+ */
+export function wallInstants(wall: WallClock, zone: Zone): number[] {
   const naive = wallToEpochUtc(wall);
   const before = zone.offsetAt(naive - 24 * HOUR);
   const after = zone.offsetAt(naive + 24 * HOUR);
@@ -50,9 +62,7 @@ export function wallToInstant(wall: WallClock, zone: Zone): number {
     const instant = naive - offset * 60_000;
     if (zone.offsetAt(instant) === offset) candidates.push(instant);
   }
-  if (candidates.length > 0) return Math.min(...candidates);
-  // In a gap: keep the offset in force before the transition, which moves the time forward.
-  return naive - before * 60_000;
+  return candidates.sort((a, b) => a - b);
 }
 
 /** The wall clock of an instant in `zone`. */

@@ -107,16 +107,44 @@ function showDetails(event: Event): void {
   add(texts('categories'), event.categories.map((c) => plainText(c.name)).join(', '));
   add(texts('cost'), event.cost);
   if (event.website) {
-    const link = document.createElement('a');
-    link.href = event.website;
-    link.textContent = event.website;
-    link.rel = 'noopener';
-    add(texts('website'), link);
+    const site = link(event.website, event.website, 'website');
+    site.rel = 'noopener';
+    add(texts('website'), site);
   }
   // The description is HTML written by the calendar's editors: shown as text.
   element('details-description', HTMLElement).textContent = plainText(event.description);
   element('details-ics', HTMLAnchorElement).href = `${config.apiRoot}/events/${event.id}.ics`;
+  showFeeds(event, venues);
   dialog.showModal();
+}
+
+/**
+ * Subscriptions a calendar app keeps up to date (docs/icalendar.md#subscribing): the whole
+ * calendar, and the event's categories and venues, each as a webcal:// link (which opens the
+ * calendar app) and as the https address to paste into one.
+ */
+function showFeeds(event: Event, venues: readonly Venue[]): void {
+  const feeds: [label: string, query: Record<string, string>][] = [
+    [texts('everyEvent'), {}],
+    ...event.categories.map((c): [string, Record<string, string>] => [`${texts('category')}: ${plainText(c.name)}`, { categories: c.slug }]),
+    ...venues.filter((v) => typeof v.id === 'number' && typeof v.venue === 'string')
+      .map((v): [string, Record<string, string>] => [`${texts('venue')}: ${plainText(String(v.venue))}`, { venue: String(v.id) }]),
+  ];
+  element('details-feeds', HTMLUListElement).replaceChildren(...feeds.map(([label, query]) => {
+    const address = new URL(`${config.apiRoot}/events.ics`, window.location.href);
+    for (const [key, value] of Object.entries(query)) address.searchParams.set(key, value);
+    const item = document.createElement('li');
+    item.append(label, link(`webcal://${address.host}${address.pathname}${address.search}`, texts('subscribeWebcal'), 'webcal'), link(address.href, texts('feedAddress'), 'feed'));
+    return item;
+  }));
+}
+
+function link(href: string, text: string, className: string): HTMLAnchorElement {
+  const a = document.createElement('a');
+  a.href = href;
+  a.textContent = text;
+  a.className = className;
+  return a;
 }
 
 /** The event's dates in the page's language, at the event's own wall-clock times. */
