@@ -9,109 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /** The OpenAPI document of this API */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The OpenAPI document of this API */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["doc"];
         put?: never;
         post?: never;
         delete?: never;
@@ -128,407 +26,10 @@ export interface paths {
             cookie?: never;
         };
         /** List events */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The archive page to return */
-                    page?: number | string;
-                    /** @description The number of items to return per page */
-                    per_page?: number | string;
-                    /** @description Limit events to those starting on or after the specified date */
-                    start_date?: string | number;
-                    /** @description Limit events to those ending on or before the specified date */
-                    end_date?: string | number;
-                    /** @description Events that contain every word in their title, description or excerpt */
-                    search?: string;
-                    /** @description Events in any of these categories (or their children), by id or slug, as a list or CSV */
-                    categories?: string | number | (string | number)[];
-                    /** @description Events with any of these tags, by id or slug, as a list or CSV */
-                    tags?: string | number | (string | number)[];
-                    /** @description Events at any of these venue ids, as a list or CSV */
-                    venue?: string | number | (string | number)[];
-                    /** @description Events with any of these organizer ids, as a list or CSV */
-                    organizer?: string | number | (string | number)[];
-                    /** @description Only featured (true) or only not featured (false) events */
-                    featured?: boolean | (0 | 1) | string;
-                    /** @description The post status(es) to return, as a list or comma-separated string */
-                    status?: string | number | (string | number)[];
-                    /** @description Only events whose venue has coordinates */
-                    geoloc?: boolean | (0 | 1) | string;
-                    /** @description Latitude of the point events must be near (with geoloc_lng) */
-                    geoloc_lat?: number | string;
-                    /** @description Longitude of the point events must be near (with geoloc_lat) */
-                    geoloc_lng?: number | string;
-                    /** @description Only the events with these ids, as a list or CSV */
-                    include?: string | number | (string | number)[];
-                    /** @description Only the events whose parent is this event */
-                    post_parent?: number | string;
-                    /** @description Only events with (true) or without (false) tickets */
-                    ticketed?: boolean | (0 | 1) | string;
-                    /** @description Events starting before this date */
-                    starts_before?: string | number;
-                    /** @description Events starting after this date */
-                    starts_after?: string | number;
-                    /** @description Events ending before this date */
-                    ends_before?: string | number;
-                    /** @description Events ending after this date */
-                    ends_after?: string | number;
-                    /** @description Apply date bounds at the given times instead of whole days */
-                    strict_dates?: boolean | string;
-                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
-                    modified_after?: string | number;
-                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
-                    modified_before?: string | number;
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description List events */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        /** @description Items in all pages */
-                        "X-TEC-Total"?: number;
-                        /** @description Pages */
-                        "X-TEC-TotalPages"?: number;
-                        /** @description The next and previous pages (rel="next", rel="prev") */
-                        Link?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EventList"];
-                        "text/calendar": string;
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["events.list"];
         put?: never;
         /** Create an event */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The event title */
-                        title: string;
-                        /** @description The event start date and time */
-                        start_date: string | number;
-                        /** @description The event end date and time */
-                        end_date: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event slug */
-                        slug?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /**
-                         * @description Whether the event lasts all day
-                         * @default false
-                         */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The event title */
-                        title: string;
-                        /** @description The event start date and time */
-                        start_date: string | number;
-                        /** @description The event end date and time */
-                        end_date: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event slug */
-                        slug?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /**
-                         * @description Whether the event lasts all day
-                         * @default false
-                         */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Create an event */
-                201: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Event"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["events.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -543,1028 +44,17 @@ export interface paths {
             cookie?: never;
         };
         /** Read an event */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Read an event */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Event"];
-                        "text/calendar": string;
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["events.get"];
         /** Update an event; omitted fields take their defaults */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event slug */
-                        slug?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /**
-                         * @description Whether the event lasts all day
-                         * @default false
-                         */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event slug */
-                        slug?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /**
-                         * @description Whether the event lasts all day
-                         * @default false
-                         */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Update an event; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Event"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["events.update.put"];
         /** Update an event; omitted fields take their defaults */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event slug */
-                        slug?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /**
-                         * @description Whether the event lasts all day
-                         * @default false
-                         */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event slug */
-                        slug?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /**
-                         * @description Whether the event lasts all day
-                         * @default false
-                         */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Update an event; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Event"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["events.update.post"];
         /** Move an event to the trash */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Move an event to the trash */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Event"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["events.delete"];
         options?: never;
         head?: never;
         /** Change some fields of an event */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event slug */
-                        slug?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /** @description Whether the event lasts all day */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event slug */
-                        slug?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /** @description Whether the event lasts all day */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Change some fields of an event */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Event"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["events.patch"];
         trace?: never;
     };
     "/events/by-slug/{slug}": {
@@ -1575,1016 +65,17 @@ export interface paths {
             cookie?: never;
         };
         /** Read an event by slug */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Read an event by slug */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Event"];
-                        "text/calendar": string;
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["events.getBySlug"];
         /** Update an event by slug; omitted fields take their defaults */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /**
-                         * @description Whether the event lasts all day
-                         * @default false
-                         */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /**
-                         * @description Whether the event lasts all day
-                         * @default false
-                         */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Update an event by slug; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Event"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["events.updateBySlug.put"];
         /** Update an event by slug; omitted fields take their defaults */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /**
-                         * @description Whether the event lasts all day
-                         * @default false
-                         */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /**
-                         * @description Whether the event lasts all day
-                         * @default false
-                         */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Update an event by slug; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Event"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["events.updateBySlug.post"];
         /** Move an event to the trash by slug */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Move an event to the trash by slug */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Event"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["events.deleteBySlug"];
         options?: never;
         head?: never;
         /** Change some fields of an event by slug */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /** @description Whether the event lasts all day */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The event title */
-                        title?: string;
-                        /** @description The event start date and time */
-                        start_date?: string | number;
-                        /** @description The event end date and time */
-                        end_date?: string | number;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The event publication date */
-                        date?: string | number;
-                        /** @description The event publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The event description */
-                        description?: string;
-                        /** @description The event excerpt */
-                        excerpt?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The event time zone (IANA name or UTC offset) */
-                        timezone?: string;
-                        /** @description Whether the event lasts all day */
-                        all_day?: boolean | (0 | 1) | string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The event cost: a string or a list of strings, with the currency symbol */
-                        cost?: string | number | (string | number)[];
-                        /** @description The event website URL */
-                        website?: string;
-                        /** @description Whether the event shows a map */
-                        show_map?: boolean | (0 | 1) | string;
-                        /** @description Whether the event shows a map link */
-                        show_map_link?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is hidden from the event lists */
-                        hide_from_listings?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is sticky in the calendar view */
-                        sticky?: boolean | (0 | 1) | string;
-                        /** @description Whether the event is featured */
-                        featured?: boolean | (0 | 1) | string;
-                        /** @description The event categories by id, slug or name; unknown names are created */
-                        categories?: string | number | (string | number)[];
-                        /** @description The event tags by id, slug or name; unknown names are created */
-                        tags?: string | number | (string | number)[];
-                        /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
-                        venue?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
-                        organizer?: number | string | unknown[] | {
-                            [key: string]: unknown;
-                        };
-                        /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
-                        recurrence?: null | string | {
-                            rrule?: string;
-                            rdate?: string | (string | number)[];
-                            exdate?: string | (string | number)[];
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Change some fields of an event by slug */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Event"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["events.patchBySlug"];
         trace?: never;
     };
     "/venues": {
@@ -2595,334 +86,10 @@ export interface paths {
             cookie?: never;
         };
         /** List venues */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The archive page to return */
-                    page?: number | string;
-                    /** @description The number of items to return per page */
-                    per_page?: number | string;
-                    /** @description Search in title, description and the custom fields */
-                    search?: string;
-                    /** @description Only the venues linked to this event */
-                    event?: number | string;
-                    /** @description Only the venues that have (or, when false, do not have) events */
-                    has_events?: boolean | number | string;
-                    /** @description Only the venues with upcoming events */
-                    only_with_upcoming?: boolean | number | string;
-                    /** @description The post status(es) to return, as a list or comma-separated string */
-                    status?: string | number | (string | number)[];
-                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
-                    modified_after?: string | number;
-                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
-                    modified_before?: string | number;
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description List venues */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        /** @description Items in all pages */
-                        "X-TEC-Total"?: number;
-                        /** @description Pages */
-                        "X-TEC-TotalPages"?: number;
-                        /** @description The next and previous pages (rel="next", rel="prev") */
-                        Link?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["VenueList"];
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["venues.list"];
         put?: never;
         /** Create a venue */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The venue name */
-                        venue: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The venue name */
-                        venue: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Create a venue */
-                201: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Venue"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["venues.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2937,907 +104,17 @@ export interface paths {
             cookie?: never;
         };
         /** Read a venue */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The venue ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Read a venue */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Venue"];
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["venues.get"];
         /** Update a venue; omitted fields take their defaults */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The venue ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Update a venue; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Venue"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["venues.update.put"];
         /** Update a venue; omitted fields take their defaults */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The venue ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Update a venue; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Venue"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["venues.update.post"];
         /** Move a venue to the trash */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The venue ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Move a venue to the trash */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Venue"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["venues.delete"];
         options?: never;
         head?: never;
         /** Change some fields of a venue */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The venue ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Change some fields of a venue */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Venue"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["venues.patch"];
         trace?: never;
     };
     "/venues/by-slug/{slug}": {
@@ -3848,907 +125,17 @@ export interface paths {
             cookie?: never;
         };
         /** Read a venue by slug */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The venue slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Read a venue by slug */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Venue"];
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["venues.getBySlug"];
         /** Update a venue by slug; omitted fields take their defaults */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The venue slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Update a venue by slug; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Venue"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["venues.updateBySlug.put"];
         /** Update a venue by slug; omitted fields take their defaults */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The venue slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Update a venue by slug; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Venue"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["venues.updateBySlug.post"];
         /** Move a venue to the trash by slug */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The venue slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Move a venue to the trash by slug */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Venue"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["venues.deleteBySlug"];
         options?: never;
         head?: never;
         /** Change some fields of a venue by slug */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The venue slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The venue name */
-                        venue?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The venue description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description Whether events linked to the venue show a map */
-                        show_map?: boolean | number | string;
-                        /** @description Whether events linked to the venue show a map link */
-                        show_map_link?: boolean | number | string;
-                        /** @description The venue address */
-                        address?: string;
-                        /** @description The venue city */
-                        city?: string;
-                        /** @description The venue country */
-                        country?: string;
-                        /** @description The venue province */
-                        province?: string;
-                        /** @description The venue state */
-                        state?: string;
-                        /** @description The venue ZIP code */
-                        zip?: string;
-                        /** @description The venue phone number */
-                        phone?: string;
-                        /** @description The venue state and province combined */
-                        stateprovince?: string;
-                        /** @description The venue website */
-                        website?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                        /** @description The venue latitude, in decimal degrees */
-                        geo_lat?: number | string;
-                        /** @description The venue longitude, in decimal degrees */
-                        geo_lng?: number | string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Change some fields of a venue by slug */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Venue"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["venues.patchBySlug"];
         trace?: never;
     };
     "/organizers": {
@@ -4759,294 +146,10 @@ export interface paths {
             cookie?: never;
         };
         /** List organizers */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The archive page to return */
-                    page?: number | string;
-                    /** @description The number of items to return per page */
-                    per_page?: number | string;
-                    /** @description Search in title, description and the custom fields */
-                    search?: string;
-                    /** @description Only the organizers linked to this event */
-                    event?: number | string;
-                    /** @description Only the organizers that have (or, when false, do not have) events */
-                    has_events?: boolean | number | string;
-                    /** @description Only the organizers with upcoming events */
-                    only_with_upcoming?: boolean | number | string;
-                    /** @description The post status(es) to return, as a list or comma-separated string */
-                    status?: string | number | (string | number)[];
-                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
-                    modified_after?: string | number;
-                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
-                    modified_before?: string | number;
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description List organizers */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        /** @description Items in all pages */
-                        "X-TEC-Total"?: number;
-                        /** @description Pages */
-                        "X-TEC-TotalPages"?: number;
-                        /** @description The next and previous pages (rel="next", rel="prev") */
-                        Link?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OrganizerList"];
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["organizers.list"];
         put?: never;
         /** Create an organizer */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The organizer name */
-                        organizer: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The organizer name */
-                        organizer: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Create an organizer */
-                201: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Organizer"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["organizers.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5061,787 +164,17 @@ export interface paths {
             cookie?: never;
         };
         /** Read an organizer */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The organizer ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Read an organizer */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Organizer"];
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["organizers.get"];
         /** Update an organizer; omitted fields take their defaults */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The organizer ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Update an organizer; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Organizer"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["organizers.update.put"];
         /** Update an organizer; omitted fields take their defaults */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The organizer ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Update an organizer; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Organizer"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["organizers.update.post"];
         /** Move an organizer to the trash */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The organizer ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Move an organizer to the trash */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Organizer"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["organizers.delete"];
         options?: never;
         head?: never;
         /** Change some fields of an organizer */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The organizer ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Change some fields of an organizer */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Organizer"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["organizers.patch"];
         trace?: never;
     };
     "/organizers/by-slug/{slug}": {
@@ -5852,787 +185,17 @@ export interface paths {
             cookie?: never;
         };
         /** Read an organizer by slug */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The organizer slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Read an organizer by slug */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Organizer"];
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["organizers.getBySlug"];
         /** Update an organizer by slug; omitted fields take their defaults */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The organizer slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Update an organizer by slug; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Organizer"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["organizers.updateBySlug.put"];
         /** Update an organizer by slug; omitted fields take their defaults */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The organizer slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Update an organizer by slug; omitted fields take their defaults */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Organizer"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["organizers.updateBySlug.post"];
         /** Move an organizer to the trash by slug */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The organizer slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Move an organizer to the trash by slug */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Organizer"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["organizers.deleteBySlug"];
         options?: never;
         head?: never;
         /** Change some fields of an organizer by slug */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The organizer slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The organizer name */
-                        organizer?: string;
-                        /** @description The ID of the author */
-                        author?: number | string;
-                        /** @description The publication date */
-                        date?: string | number;
-                        /** @description The publication date in UTC */
-                        date_utc?: string | number;
-                        /** @description The organizer description */
-                        description?: string;
-                        /**
-                         * @description The post status: publish, future, draft, pending or private
-                         * @enum {string}
-                         */
-                        status?: "publish" | "future" | "draft" | "pending" | "private";
-                        /** @description The organizer phone number */
-                        phone?: string;
-                        /** @description The organizer website */
-                        website?: string;
-                        /** @description The organizer e-mail address */
-                        email?: string;
-                        /** @description The ID or URL of the featured image */
-                        image?: string | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Change some fields of an organizer by slug */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Organizer"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["organizers.patchBySlug"];
         trace?: never;
     };
     "/categories": {
@@ -6643,270 +206,10 @@ export interface paths {
             cookie?: never;
         };
         /** List categories */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The archive page to return */
-                    page?: number | string;
-                    /** @description The number of items to return per page */
-                    per_page?: number | string;
-                    /** @description Terms whose name or slug contains the text */
-                    search?: string;
-                    /** @description Leave out these terms (ids or slugs) */
-                    exclude?: string | number | (string | number)[];
-                    /** @description Only these terms (ids or slugs) */
-                    include?: string | number | (string | number)[];
-                    /** @description asc (default) or desc */
-                    order?: string;
-                    /** @description name (default), id, slug, count, description, parent or include */
-                    orderby?: string;
-                    /** @description Hide terms no published event uses */
-                    hide_empty?: boolean | (0 | 1) | string;
-                    /** @description The parent category ID (0 for top level) */
-                    parent?: 0 | "0" | (number | string);
-                    /** @description Only the terms of this event */
-                    post?: number | string;
-                    /** @description Only the terms of this event (alias of post; wins over it) */
-                    event?: number | string;
-                    /** @description The term with this slug */
-                    slug?: string;
-                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
-                    modified_after?: string | number;
-                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
-                    modified_before?: string | number;
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description List categories */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        /** @description Items in all pages */
-                        "X-TEC-Total"?: number;
-                        /** @description Pages */
-                        "X-TEC-TotalPages"?: number;
-                        /** @description The next and previous pages (rel="next", rel="prev") */
-                        Link?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CategoryList"];
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["categories.list"];
         put?: never;
         /** Create a category */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The category name (at most 200 characters) */
-                        name: string;
-                        /** @description The category description */
-                        description?: string;
-                        /** @description The category slug */
-                        slug?: string;
-                        /** @description The parent category ID (0 for top level) */
-                        parent?: 0 | "0" | (number | string);
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The category name (at most 200 characters) */
-                        name: string;
-                        /** @description The category description */
-                        description?: string;
-                        /** @description The category slug */
-                        slug?: string;
-                        /** @description The parent category ID (0 for top level) */
-                        parent?: 0 | "0" | (number | string);
-                    };
-                };
-            };
-            responses: {
-                /** @description Create a category */
-                201: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["categories.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6921,692 +224,17 @@ export interface paths {
             cookie?: never;
         };
         /** Read a category */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The category ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Read a category */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["categories.get"];
         /** Update a category (only the fields sent change) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The category ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The category name (at most 200 characters) */
-                        name?: string;
-                        /** @description The category description */
-                        description?: string;
-                        /** @description The category slug */
-                        slug?: string;
-                        /** @description The parent category ID (0 for top level) */
-                        parent?: 0 | "0" | (number | string);
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The category name (at most 200 characters) */
-                        name?: string;
-                        /** @description The category description */
-                        description?: string;
-                        /** @description The category slug */
-                        slug?: string;
-                        /** @description The parent category ID (0 for top level) */
-                        parent?: 0 | "0" | (number | string);
-                    };
-                };
-            };
-            responses: {
-                /** @description Update a category (only the fields sent change) */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["categories.update.put"];
         /** Update a category (only the fields sent change) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The category ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The category name (at most 200 characters) */
-                        name?: string;
-                        /** @description The category description */
-                        description?: string;
-                        /** @description The category slug */
-                        slug?: string;
-                        /** @description The parent category ID (0 for top level) */
-                        parent?: 0 | "0" | (number | string);
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The category name (at most 200 characters) */
-                        name?: string;
-                        /** @description The category description */
-                        description?: string;
-                        /** @description The category slug */
-                        slug?: string;
-                        /** @description The parent category ID (0 for top level) */
-                        parent?: 0 | "0" | (number | string);
-                    };
-                };
-            };
-            responses: {
-                /** @description Update a category (only the fields sent change) */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["categories.update.post"];
         /** Delete a category for good */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The category ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Delete a category for good */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["categories.delete"];
         options?: never;
         head?: never;
         /** Update a category (only the fields sent change) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The category ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The category name (at most 200 characters) */
-                        name?: string;
-                        /** @description The category description */
-                        description?: string;
-                        /** @description The category slug */
-                        slug?: string;
-                        /** @description The parent category ID (0 for top level) */
-                        parent?: 0 | "0" | (number | string);
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The category name (at most 200 characters) */
-                        name?: string;
-                        /** @description The category description */
-                        description?: string;
-                        /** @description The category slug */
-                        slug?: string;
-                        /** @description The parent category ID (0 for top level) */
-                        parent?: 0 | "0" | (number | string);
-                    };
-                };
-            };
-            responses: {
-                /** @description Update a category (only the fields sent change) */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["categories.update.patch"];
         trace?: never;
     };
     "/tags": {
@@ -7617,268 +245,10 @@ export interface paths {
             cookie?: never;
         };
         /** List tags */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The archive page to return */
-                    page?: number | string;
-                    /** @description The number of items to return per page */
-                    per_page?: number | string;
-                    /** @description Terms whose name or slug contains the text */
-                    search?: string;
-                    /** @description Leave out these terms (ids or slugs) */
-                    exclude?: string | number | (string | number)[];
-                    /** @description Only these terms (ids or slugs) */
-                    include?: string | number | (string | number)[];
-                    /** @description asc (default) or desc */
-                    order?: string;
-                    /** @description name (default), id, slug, count, description, parent or include */
-                    orderby?: string;
-                    /** @description Hide terms no published event uses */
-                    hide_empty?: boolean | (0 | 1) | string;
-                    /** @description Only the terms of this event */
-                    post?: number | string;
-                    /** @description Only the terms of this event (alias of post; wins over it) */
-                    event?: number | string;
-                    /** @description The term with this slug */
-                    slug?: string;
-                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
-                    modified_after?: string | number;
-                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
-                    modified_before?: string | number;
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description List tags */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        /** @description Items in all pages */
-                        "X-TEC-Total"?: number;
-                        /** @description Pages */
-                        "X-TEC-TotalPages"?: number;
-                        /** @description The next and previous pages (rel="next", rel="prev") */
-                        Link?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["TagList"];
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["tags.list"];
         put?: never;
         /** Create a tag */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The tag name (at most 200 characters) */
-                        name: string;
-                        /** @description The tag description */
-                        description?: string;
-                        /** @description The tag slug */
-                        slug?: string;
-                        /** @description Not supported: tags have no parent */
-                        parent?: unknown;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The tag name (at most 200 characters) */
-                        name: string;
-                        /** @description The tag description */
-                        description?: string;
-                        /** @description The tag slug */
-                        slug?: string;
-                        /** @description Not supported: tags have no parent */
-                        parent?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Create a tag */
-                201: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["tags.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7893,692 +263,17 @@ export interface paths {
             cookie?: never;
         };
         /** Read a tag */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The tag ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Read a tag */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["tags.get"];
         /** Update a tag (only the fields sent change) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The tag ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The tag name (at most 200 characters) */
-                        name?: string;
-                        /** @description The tag description */
-                        description?: string;
-                        /** @description The tag slug */
-                        slug?: string;
-                        /** @description Not supported: tags have no parent */
-                        parent?: unknown;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The tag name (at most 200 characters) */
-                        name?: string;
-                        /** @description The tag description */
-                        description?: string;
-                        /** @description The tag slug */
-                        slug?: string;
-                        /** @description Not supported: tags have no parent */
-                        parent?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Update a tag (only the fields sent change) */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["tags.update.put"];
         /** Update a tag (only the fields sent change) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The tag ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The tag name (at most 200 characters) */
-                        name?: string;
-                        /** @description The tag description */
-                        description?: string;
-                        /** @description The tag slug */
-                        slug?: string;
-                        /** @description Not supported: tags have no parent */
-                        parent?: unknown;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The tag name (at most 200 characters) */
-                        name?: string;
-                        /** @description The tag description */
-                        description?: string;
-                        /** @description The tag slug */
-                        slug?: string;
-                        /** @description Not supported: tags have no parent */
-                        parent?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Update a tag (only the fields sent change) */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["tags.update.post"];
         /** Delete a tag for good */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The tag ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Delete a tag for good */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["tags.delete"];
         options?: never;
         head?: never;
         /** Update a tag (only the fields sent change) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
-                    "If-Match"?: string;
-                    /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The tag ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The tag name (at most 200 characters) */
-                        name?: string;
-                        /** @description The tag description */
-                        description?: string;
-                        /** @description The tag slug */
-                        slug?: string;
-                        /** @description Not supported: tags have no parent */
-                        parent?: unknown;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description The tag name (at most 200 characters) */
-                        name?: string;
-                        /** @description The tag description */
-                        description?: string;
-                        /** @description The tag slug */
-                        slug?: string;
-                        /** @description Not supported: tags have no parent */
-                        parent?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Update a tag (only the fields sent change) */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Term"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource changed since you read it (rest_precondition_failed) */
-                412: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description This server needs If-Match on changes (rest_precondition_required) */
-                428: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["tags.update.patch"];
         trace?: never;
     };
     "/events.ics": {
@@ -8589,156 +284,7 @@ export interface paths {
             cookie?: never;
         };
         /** The iCalendar feed of the events GET /events lists with the same parameters, every page of them up to the feed cap */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Limit events to those starting on or after the specified date */
-                    start_date?: string | number;
-                    /** @description Limit events to those ending on or before the specified date */
-                    end_date?: string | number;
-                    /** @description Events that contain every word in their title, description or excerpt */
-                    search?: string;
-                    /** @description Events in any of these categories (or their children), by id or slug, as a list or CSV */
-                    categories?: string | number | (string | number)[];
-                    /** @description Events with any of these tags, by id or slug, as a list or CSV */
-                    tags?: string | number | (string | number)[];
-                    /** @description Events at any of these venue ids, as a list or CSV */
-                    venue?: string | number | (string | number)[];
-                    /** @description Events with any of these organizer ids, as a list or CSV */
-                    organizer?: string | number | (string | number)[];
-                    /** @description Only featured (true) or only not featured (false) events */
-                    featured?: boolean | (0 | 1) | string;
-                    /** @description The post status(es) to return, as a list or comma-separated string */
-                    status?: string | number | (string | number)[];
-                    /** @description Only events whose venue has coordinates */
-                    geoloc?: boolean | (0 | 1) | string;
-                    /** @description Latitude of the point events must be near (with geoloc_lng) */
-                    geoloc_lat?: number | string;
-                    /** @description Longitude of the point events must be near (with geoloc_lat) */
-                    geoloc_lng?: number | string;
-                    /** @description Only the events with these ids, as a list or CSV */
-                    include?: string | number | (string | number)[];
-                    /** @description Only the events whose parent is this event */
-                    post_parent?: number | string;
-                    /** @description Only events with (true) or without (false) tickets */
-                    ticketed?: boolean | (0 | 1) | string;
-                    /** @description Events starting before this date */
-                    starts_before?: string | number;
-                    /** @description Events starting after this date */
-                    starts_after?: string | number;
-                    /** @description Events ending before this date */
-                    ends_before?: string | number;
-                    /** @description Events ending after this date */
-                    ends_after?: string | number;
-                    /** @description Apply date bounds at the given times instead of whole days */
-                    strict_dates?: boolean | string;
-                    /** @description Only items last modified after this instant (a naive value is in the site time zone) */
-                    modified_after?: string | number;
-                    /** @description Only items last modified before this instant (a naive value is in the site time zone) */
-                    modified_before?: string | number;
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The iCalendar feed of the events GET /events lists with the same parameters, every page of them up to the feed cap */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/calendar": string;
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["events.feed"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8755,115 +301,7 @@ export interface paths {
             cookie?: never;
         };
         /** An event as iCalendar */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event ID */
-                    id: number | string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description An event as iCalendar */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/calendar": string;
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["events.feedOne"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8880,115 +318,7 @@ export interface paths {
             cookie?: never;
         };
         /** An event as iCalendar, by slug */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The password of a password-protected item */
-                    password?: string;
-                    /** @description The scope of the request: view, edit or embed */
-                    context?: "view" | "edit" | "embed";
-                };
-                header?: {
-                    /** @description ETags of representations you hold: 304 Not Modified when one is still current */
-                    "If-None-Match"?: string;
-                };
-                path: {
-                    /** @description The event slug */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description An event as iCalendar, by slug */
-                200: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/calendar": string;
-                    };
-                };
-                /** @description Not modified: the representation you hold is current */
-                304: {
-                    headers: {
-                        /** @description The entity tag of the representation (weak for lists) */
-                        ETag?: string;
-                        /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
-                        "Cache-Control"?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["events.feedBySlug"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9005,94 +335,7 @@ export interface paths {
             cookie?: never;
         };
         /** The records changed after a sync token, as they are now, and tombstones of those gone; without a token, a token for now */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The next_token of your last call; without it the answer is a token for now (list everything first) */
-                    since?: string;
-                    /** @description The most changes to read (at most 500) */
-                    per_page?: number | string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The records changed after a sync token, as they are now, and tombstones of those gone; without a token, a token for now */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Changes"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The sync token has expired (changes-token-expired) or was not issued by this calendar (changes-token-invalid): list everything again */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["changes.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9109,219 +352,10 @@ export interface paths {
             cookie?: never;
         };
         /** List webhook endpoints (administrators) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description List webhook endpoints (administrators) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpointList"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["webhooks.list"];
         put?: never;
         /** Register a webhook endpoint (administrators); the answer carries its secret */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
-                        url: string;
-                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                        types?: string | number | (string | number)[];
-                        /** @description What the endpoint is for */
-                        description?: string;
-                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
-                        secret?: string;
-                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
-                        enabled?: boolean | (0 | 1) | string;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
-                        url: string;
-                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                        types?: string | number | (string | number)[];
-                        /** @description What the endpoint is for */
-                        description?: string;
-                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
-                        secret?: string;
-                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
-                        enabled?: boolean | (0 | 1) | string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Register a webhook endpoint (administrators); the answer carries its secret */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpoint"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such route, event or page */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["webhooks.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9336,586 +370,17 @@ export interface paths {
             cookie?: never;
         };
         /** Read a webhook endpoint, with its secret (administrators) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The endpoint ID (ep_…) */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Read a webhook endpoint, with its secret (administrators) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpoint"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No webhook endpoint has this ID (webhook-not-found) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["webhooks.get"];
         /** Change a webhook endpoint: only the fields sent change (administrators) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The endpoint ID (ep_…) */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
-                        url?: string;
-                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                        types?: string | number | (string | number)[];
-                        /** @description What the endpoint is for */
-                        description?: string;
-                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
-                        secret?: string;
-                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
-                        enabled?: boolean | (0 | 1) | string;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
-                        url?: string;
-                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                        types?: string | number | (string | number)[];
-                        /** @description What the endpoint is for */
-                        description?: string;
-                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
-                        secret?: string;
-                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
-                        enabled?: boolean | (0 | 1) | string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Change a webhook endpoint: only the fields sent change (administrators) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpoint"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No webhook endpoint has this ID (webhook-not-found) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["webhooks.update.put"];
         /** Change a webhook endpoint: only the fields sent change (administrators) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The endpoint ID (ep_…) */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
-                        url?: string;
-                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                        types?: string | number | (string | number)[];
-                        /** @description What the endpoint is for */
-                        description?: string;
-                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
-                        secret?: string;
-                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
-                        enabled?: boolean | (0 | 1) | string;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
-                        url?: string;
-                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                        types?: string | number | (string | number)[];
-                        /** @description What the endpoint is for */
-                        description?: string;
-                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
-                        secret?: string;
-                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
-                        enabled?: boolean | (0 | 1) | string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Change a webhook endpoint: only the fields sent change (administrators) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpoint"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No webhook endpoint has this ID (webhook-not-found) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["webhooks.update.post"];
         /** Remove a webhook endpoint and its waiting deliveries (administrators) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The endpoint ID (ep_…) */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Remove a webhook endpoint and its waiting deliveries (administrators) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpoint"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No webhook endpoint has this ID (webhook-not-found) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["webhooks.delete"];
         options?: never;
         head?: never;
         /** Change a webhook endpoint: only the fields sent change (administrators) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The endpoint ID (ep_…) */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
-                        url?: string;
-                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                        types?: string | number | (string | number)[];
-                        /** @description What the endpoint is for */
-                        description?: string;
-                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
-                        secret?: string;
-                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
-                        enabled?: boolean | (0 | 1) | string;
-                    };
-                    "application/x-www-form-urlencoded": {
-                        /** @description Where deliveries are POSTed: an absolute http(s) URL */
-                        url?: string;
-                        /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                        types?: string | number | (string | number)[];
-                        /** @description What the endpoint is for */
-                        description?: string;
-                        /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
-                        secret?: string;
-                        /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
-                        enabled?: boolean | (0 | 1) | string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Change a webhook endpoint: only the fields sent change (administrators) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookEndpoint"];
-                    };
-                };
-                /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The caller may not do this, or the item is not accessible */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No webhook endpoint has this ID (webhook-not-found) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The item is already in the trash */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than the server accepts (rest_payload_too_large) */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The storage cannot be reached (rest_service_unavailable); try again later */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["webhooks.update.patch"];
         trace?: never;
     };
 }
@@ -10428,4 +893,9602 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    doc: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document of this API */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.list": {
+        parameters: {
+            query?: {
+                /** @description The archive page to return */
+                page?: number | string;
+                /** @description The number of items to return per page */
+                per_page?: number | string;
+                /** @description Limit events to those starting on or after the specified date */
+                start_date?: string | number;
+                /** @description Limit events to those ending on or before the specified date */
+                end_date?: string | number;
+                /** @description Events that contain every word in their title, description or excerpt */
+                search?: string;
+                /** @description Events in any of these categories (or their children), by id or slug, as a list or CSV */
+                categories?: string | number | (string | number)[];
+                /** @description Events with any of these tags, by id or slug, as a list or CSV */
+                tags?: string | number | (string | number)[];
+                /** @description Events at any of these venue ids, as a list or CSV */
+                venue?: string | number | (string | number)[];
+                /** @description Events with any of these organizer ids, as a list or CSV */
+                organizer?: string | number | (string | number)[];
+                /** @description Only featured (true) or only not featured (false) events */
+                featured?: boolean | (0 | 1) | string;
+                /** @description The post status(es) to return, as a list or comma-separated string */
+                status?: string | number | (string | number)[];
+                /** @description Only events whose venue has coordinates */
+                geoloc?: boolean | (0 | 1) | string;
+                /** @description Latitude of the point events must be near (with geoloc_lng) */
+                geoloc_lat?: number | string;
+                /** @description Longitude of the point events must be near (with geoloc_lat) */
+                geoloc_lng?: number | string;
+                /** @description Only the events with these ids, as a list or CSV */
+                include?: string | number | (string | number)[];
+                /** @description Only the events whose parent is this event */
+                post_parent?: number | string;
+                /** @description Only events with (true) or without (false) tickets */
+                ticketed?: boolean | (0 | 1) | string;
+                /** @description Events starting before this date */
+                starts_before?: string | number;
+                /** @description Events starting after this date */
+                starts_after?: string | number;
+                /** @description Events ending before this date */
+                ends_before?: string | number;
+                /** @description Events ending after this date */
+                ends_after?: string | number;
+                /** @description Apply date bounds at the given times instead of whole days */
+                strict_dates?: boolean | string;
+                /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                modified_after?: string | number;
+                /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                modified_before?: string | number;
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List events */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    /** @description Items in all pages */
+                    "X-TEC-Total"?: number;
+                    /** @description Pages */
+                    "X-TEC-TotalPages"?: number;
+                    /** @description The next and previous pages (rel="next", rel="prev") */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event title */
+                    title: string;
+                    /** @description The event start date and time */
+                    start_date: string | number;
+                    /** @description The event end date and time */
+                    end_date: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event slug */
+                    slug?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /**
+                     * @description Whether the event lasts all day
+                     * @default false
+                     */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The event title */
+                    title: string;
+                    /** @description The event start date and time */
+                    start_date: string | number;
+                    /** @description The event end date and time */
+                    end_date: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event slug */
+                    slug?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /**
+                     * @description Whether the event lasts all day
+                     * @default false
+                     */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create an event */
+            201: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.get": {
+        parameters: {
+            query?: {
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an event */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.update.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event slug */
+                    slug?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /**
+                     * @description Whether the event lasts all day
+                     * @default false
+                     */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event slug */
+                    slug?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /**
+                     * @description Whether the event lasts all day
+                     * @default false
+                     */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Update an event; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.update.post": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event slug */
+                    slug?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /**
+                     * @description Whether the event lasts all day
+                     * @default false
+                     */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event slug */
+                    slug?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /**
+                     * @description Whether the event lasts all day
+                     * @default false
+                     */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Update an event; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Move an event to the trash */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.patch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event slug */
+                    slug?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /** @description Whether the event lasts all day */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event slug */
+                    slug?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /** @description Whether the event lasts all day */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Change some fields of an event */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.getBySlug": {
+        parameters: {
+            query?: {
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an event by slug */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.updateBySlug.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /**
+                     * @description Whether the event lasts all day
+                     * @default false
+                     */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /**
+                     * @description Whether the event lasts all day
+                     * @default false
+                     */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Update an event by slug; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.updateBySlug.post": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /**
+                     * @description Whether the event lasts all day
+                     * @default false
+                     */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /**
+                     * @description Whether the event lasts all day
+                     * @default false
+                     */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Update an event by slug; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.deleteBySlug": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Move an event to the trash by slug */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.patchBySlug": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /** @description Whether the event lasts all day */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The event title */
+                    title?: string;
+                    /** @description The event start date and time */
+                    start_date?: string | number;
+                    /** @description The event end date and time */
+                    end_date?: string | number;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The event publication date */
+                    date?: string | number;
+                    /** @description The event publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The event description */
+                    description?: string;
+                    /** @description The event excerpt */
+                    excerpt?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The event time zone (IANA name or UTC offset) */
+                    timezone?: string;
+                    /** @description Whether the event lasts all day */
+                    all_day?: boolean | (0 | 1) | string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The event cost: a string or a list of strings, with the currency symbol */
+                    cost?: string | number | (string | number)[];
+                    /** @description The event website URL */
+                    website?: string;
+                    /** @description Whether the event shows a map */
+                    show_map?: boolean | (0 | 1) | string;
+                    /** @description Whether the event shows a map link */
+                    show_map_link?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is hidden from the event lists */
+                    hide_from_listings?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is sticky in the calendar view */
+                    sticky?: boolean | (0 | 1) | string;
+                    /** @description Whether the event is featured */
+                    featured?: boolean | (0 | 1) | string;
+                    /** @description The event categories by id, slug or name; unknown names are created */
+                    categories?: string | number | (string | number)[];
+                    /** @description The event tags by id, slug or name; unknown names are created */
+                    tags?: string | number | (string | number)[];
+                    /** @description The venue: an id, {"id": n}, or venue data to create one; empty unlinks on update */
+                    venue?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description The organizers: an id, a list of ids, {"id": n} or organizer data; empty unlinks on update */
+                    organizer?: number | string | unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    /** @description Makes the event a series: an RRULE (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10), or {"rrule", "rdate": [times], "exdate": [times or dates]}; empty turns a series back into one event */
+                    recurrence?: null | string | {
+                        rrule?: string;
+                        rdate?: string | (string | number)[];
+                        exdate?: string | (string | number)[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Change some fields of an event by slug */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.list": {
+        parameters: {
+            query?: {
+                /** @description The archive page to return */
+                page?: number | string;
+                /** @description The number of items to return per page */
+                per_page?: number | string;
+                /** @description Search in title, description and the custom fields */
+                search?: string;
+                /** @description Only the venues linked to this event */
+                event?: number | string;
+                /** @description Only the venues that have (or, when false, do not have) events */
+                has_events?: boolean | number | string;
+                /** @description Only the venues with upcoming events */
+                only_with_upcoming?: boolean | number | string;
+                /** @description The post status(es) to return, as a list or comma-separated string */
+                status?: string | number | (string | number)[];
+                /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                modified_after?: string | number;
+                /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                modified_before?: string | number;
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List venues */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    /** @description Items in all pages */
+                    "X-TEC-Total"?: number;
+                    /** @description Pages */
+                    "X-TEC-TotalPages"?: number;
+                    /** @description The next and previous pages (rel="next", rel="prev") */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VenueList"];
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The venue name */
+                    venue: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The venue name */
+                    venue: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a venue */
+            201: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.get": {
+        parameters: {
+            query?: {
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The venue ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a venue */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.update.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The venue ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a venue; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.update.post": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The venue ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a venue; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The venue ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Move a venue to the trash */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.patch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The venue ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change some fields of a venue */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.getBySlug": {
+        parameters: {
+            query?: {
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The venue slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a venue by slug */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.updateBySlug.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The venue slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a venue by slug; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.updateBySlug.post": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The venue slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a venue by slug; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.deleteBySlug": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The venue slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Move a venue to the trash by slug */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "venues.patchBySlug": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The venue slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The venue name */
+                    venue?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The venue description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description Whether events linked to the venue show a map */
+                    show_map?: boolean | number | string;
+                    /** @description Whether events linked to the venue show a map link */
+                    show_map_link?: boolean | number | string;
+                    /** @description The venue address */
+                    address?: string;
+                    /** @description The venue city */
+                    city?: string;
+                    /** @description The venue country */
+                    country?: string;
+                    /** @description The venue province */
+                    province?: string;
+                    /** @description The venue state */
+                    state?: string;
+                    /** @description The venue ZIP code */
+                    zip?: string;
+                    /** @description The venue phone number */
+                    phone?: string;
+                    /** @description The venue state and province combined */
+                    stateprovince?: string;
+                    /** @description The venue website */
+                    website?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                    /** @description The venue latitude, in decimal degrees */
+                    geo_lat?: number | string;
+                    /** @description The venue longitude, in decimal degrees */
+                    geo_lng?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change some fields of a venue by slug */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Venue"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.list": {
+        parameters: {
+            query?: {
+                /** @description The archive page to return */
+                page?: number | string;
+                /** @description The number of items to return per page */
+                per_page?: number | string;
+                /** @description Search in title, description and the custom fields */
+                search?: string;
+                /** @description Only the organizers linked to this event */
+                event?: number | string;
+                /** @description Only the organizers that have (or, when false, do not have) events */
+                has_events?: boolean | number | string;
+                /** @description Only the organizers with upcoming events */
+                only_with_upcoming?: boolean | number | string;
+                /** @description The post status(es) to return, as a list or comma-separated string */
+                status?: string | number | (string | number)[];
+                /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                modified_after?: string | number;
+                /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                modified_before?: string | number;
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List organizers */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    /** @description Items in all pages */
+                    "X-TEC-Total"?: number;
+                    /** @description Pages */
+                    "X-TEC-TotalPages"?: number;
+                    /** @description The next and previous pages (rel="next", rel="prev") */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizerList"];
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The organizer name */
+                    organizer: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The organizer name */
+                    organizer: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Create an organizer */
+            201: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.get": {
+        parameters: {
+            query?: {
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The organizer ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an organizer */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.update.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The organizer ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Update an organizer; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.update.post": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The organizer ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Update an organizer; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The organizer ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Move an organizer to the trash */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.patch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The organizer ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Change some fields of an organizer */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.getBySlug": {
+        parameters: {
+            query?: {
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The organizer slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an organizer by slug */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.updateBySlug.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The organizer slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Update an organizer by slug; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.updateBySlug.post": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The organizer slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Update an organizer by slug; omitted fields take their defaults */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.deleteBySlug": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The organizer slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Move an organizer to the trash by slug */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "organizers.patchBySlug": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The organizer slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The organizer name */
+                    organizer?: string;
+                    /** @description The ID of the author */
+                    author?: number | string;
+                    /** @description The publication date */
+                    date?: string | number;
+                    /** @description The publication date in UTC */
+                    date_utc?: string | number;
+                    /** @description The organizer description */
+                    description?: string;
+                    /**
+                     * @description The post status: publish, future, draft, pending or private
+                     * @enum {string}
+                     */
+                    status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The organizer phone number */
+                    phone?: string;
+                    /** @description The organizer website */
+                    website?: string;
+                    /** @description The organizer e-mail address */
+                    email?: string;
+                    /** @description The ID or URL of the featured image */
+                    image?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Change some fields of an organizer by slug */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organizer"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "categories.list": {
+        parameters: {
+            query?: {
+                /** @description The archive page to return */
+                page?: number | string;
+                /** @description The number of items to return per page */
+                per_page?: number | string;
+                /** @description Terms whose name or slug contains the text */
+                search?: string;
+                /** @description Leave out these terms (ids or slugs) */
+                exclude?: string | number | (string | number)[];
+                /** @description Only these terms (ids or slugs) */
+                include?: string | number | (string | number)[];
+                /** @description asc (default) or desc */
+                order?: string;
+                /** @description name (default), id, slug, count, description, parent or include */
+                orderby?: string;
+                /** @description Hide terms no published event uses */
+                hide_empty?: boolean | (0 | 1) | string;
+                /** @description The parent category ID (0 for top level) */
+                parent?: 0 | "0" | (number | string);
+                /** @description Only the terms of this event */
+                post?: number | string;
+                /** @description Only the terms of this event (alias of post; wins over it) */
+                event?: number | string;
+                /** @description The term with this slug */
+                slug?: string;
+                /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                modified_after?: string | number;
+                /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                modified_before?: string | number;
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List categories */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    /** @description Items in all pages */
+                    "X-TEC-Total"?: number;
+                    /** @description Pages */
+                    "X-TEC-TotalPages"?: number;
+                    /** @description The next and previous pages (rel="next", rel="prev") */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryList"];
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "categories.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The category name (at most 200 characters) */
+                    name: string;
+                    /** @description The category description */
+                    description?: string;
+                    /** @description The category slug */
+                    slug?: string;
+                    /** @description The parent category ID (0 for top level) */
+                    parent?: 0 | "0" | (number | string);
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The category name (at most 200 characters) */
+                    name: string;
+                    /** @description The category description */
+                    description?: string;
+                    /** @description The category slug */
+                    slug?: string;
+                    /** @description The parent category ID (0 for top level) */
+                    parent?: 0 | "0" | (number | string);
+                };
+            };
+        };
+        responses: {
+            /** @description Create a category */
+            201: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "categories.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The category ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a category */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "categories.update.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The category ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The category name (at most 200 characters) */
+                    name?: string;
+                    /** @description The category description */
+                    description?: string;
+                    /** @description The category slug */
+                    slug?: string;
+                    /** @description The parent category ID (0 for top level) */
+                    parent?: 0 | "0" | (number | string);
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The category name (at most 200 characters) */
+                    name?: string;
+                    /** @description The category description */
+                    description?: string;
+                    /** @description The category slug */
+                    slug?: string;
+                    /** @description The parent category ID (0 for top level) */
+                    parent?: 0 | "0" | (number | string);
+                };
+            };
+        };
+        responses: {
+            /** @description Update a category (only the fields sent change) */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "categories.update.post": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The category ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The category name (at most 200 characters) */
+                    name?: string;
+                    /** @description The category description */
+                    description?: string;
+                    /** @description The category slug */
+                    slug?: string;
+                    /** @description The parent category ID (0 for top level) */
+                    parent?: 0 | "0" | (number | string);
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The category name (at most 200 characters) */
+                    name?: string;
+                    /** @description The category description */
+                    description?: string;
+                    /** @description The category slug */
+                    slug?: string;
+                    /** @description The parent category ID (0 for top level) */
+                    parent?: 0 | "0" | (number | string);
+                };
+            };
+        };
+        responses: {
+            /** @description Update a category (only the fields sent change) */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "categories.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The category ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a category for good */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "categories.update.patch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The category ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The category name (at most 200 characters) */
+                    name?: string;
+                    /** @description The category description */
+                    description?: string;
+                    /** @description The category slug */
+                    slug?: string;
+                    /** @description The parent category ID (0 for top level) */
+                    parent?: 0 | "0" | (number | string);
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The category name (at most 200 characters) */
+                    name?: string;
+                    /** @description The category description */
+                    description?: string;
+                    /** @description The category slug */
+                    slug?: string;
+                    /** @description The parent category ID (0 for top level) */
+                    parent?: 0 | "0" | (number | string);
+                };
+            };
+        };
+        responses: {
+            /** @description Update a category (only the fields sent change) */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tags.list": {
+        parameters: {
+            query?: {
+                /** @description The archive page to return */
+                page?: number | string;
+                /** @description The number of items to return per page */
+                per_page?: number | string;
+                /** @description Terms whose name or slug contains the text */
+                search?: string;
+                /** @description Leave out these terms (ids or slugs) */
+                exclude?: string | number | (string | number)[];
+                /** @description Only these terms (ids or slugs) */
+                include?: string | number | (string | number)[];
+                /** @description asc (default) or desc */
+                order?: string;
+                /** @description name (default), id, slug, count, description, parent or include */
+                orderby?: string;
+                /** @description Hide terms no published event uses */
+                hide_empty?: boolean | (0 | 1) | string;
+                /** @description Only the terms of this event */
+                post?: number | string;
+                /** @description Only the terms of this event (alias of post; wins over it) */
+                event?: number | string;
+                /** @description The term with this slug */
+                slug?: string;
+                /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                modified_after?: string | number;
+                /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                modified_before?: string | number;
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List tags */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    /** @description Items in all pages */
+                    "X-TEC-Total"?: number;
+                    /** @description Pages */
+                    "X-TEC-TotalPages"?: number;
+                    /** @description The next and previous pages (rel="next", rel="prev") */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagList"];
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tags.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The tag name (at most 200 characters) */
+                    name: string;
+                    /** @description The tag description */
+                    description?: string;
+                    /** @description The tag slug */
+                    slug?: string;
+                    /** @description Not supported: tags have no parent */
+                    parent?: unknown;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The tag name (at most 200 characters) */
+                    name: string;
+                    /** @description The tag description */
+                    description?: string;
+                    /** @description The tag slug */
+                    slug?: string;
+                    /** @description Not supported: tags have no parent */
+                    parent?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a tag */
+            201: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tags.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The tag ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a tag */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tags.update.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The tag ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The tag name (at most 200 characters) */
+                    name?: string;
+                    /** @description The tag description */
+                    description?: string;
+                    /** @description The tag slug */
+                    slug?: string;
+                    /** @description Not supported: tags have no parent */
+                    parent?: unknown;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The tag name (at most 200 characters) */
+                    name?: string;
+                    /** @description The tag description */
+                    description?: string;
+                    /** @description The tag slug */
+                    slug?: string;
+                    /** @description Not supported: tags have no parent */
+                    parent?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a tag (only the fields sent change) */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tags.update.post": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The tag ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The tag name (at most 200 characters) */
+                    name?: string;
+                    /** @description The tag description */
+                    description?: string;
+                    /** @description The tag slug */
+                    slug?: string;
+                    /** @description Not supported: tags have no parent */
+                    parent?: unknown;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The tag name (at most 200 characters) */
+                    name?: string;
+                    /** @description The tag description */
+                    description?: string;
+                    /** @description The tag slug */
+                    slug?: string;
+                    /** @description Not supported: tags have no parent */
+                    parent?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a tag (only the fields sent change) */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tags.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The tag ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a tag for good */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tags.update.patch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
+                "If-Match"?: string;
+                /** @description Change only if the resource has none of these ETags (* refuses any existing state); else 412 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The tag ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The tag name (at most 200 characters) */
+                    name?: string;
+                    /** @description The tag description */
+                    description?: string;
+                    /** @description The tag slug */
+                    slug?: string;
+                    /** @description Not supported: tags have no parent */
+                    parent?: unknown;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The tag name (at most 200 characters) */
+                    name?: string;
+                    /** @description The tag description */
+                    description?: string;
+                    /** @description The tag slug */
+                    slug?: string;
+                    /** @description Not supported: tags have no parent */
+                    parent?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a tag (only the fields sent change) */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource changed since you read it (rest_precondition_failed) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server needs If-Match on changes (rest_precondition_required) */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.feed": {
+        parameters: {
+            query?: {
+                /** @description Limit events to those starting on or after the specified date */
+                start_date?: string | number;
+                /** @description Limit events to those ending on or before the specified date */
+                end_date?: string | number;
+                /** @description Events that contain every word in their title, description or excerpt */
+                search?: string;
+                /** @description Events in any of these categories (or their children), by id or slug, as a list or CSV */
+                categories?: string | number | (string | number)[];
+                /** @description Events with any of these tags, by id or slug, as a list or CSV */
+                tags?: string | number | (string | number)[];
+                /** @description Events at any of these venue ids, as a list or CSV */
+                venue?: string | number | (string | number)[];
+                /** @description Events with any of these organizer ids, as a list or CSV */
+                organizer?: string | number | (string | number)[];
+                /** @description Only featured (true) or only not featured (false) events */
+                featured?: boolean | (0 | 1) | string;
+                /** @description The post status(es) to return, as a list or comma-separated string */
+                status?: string | number | (string | number)[];
+                /** @description Only events whose venue has coordinates */
+                geoloc?: boolean | (0 | 1) | string;
+                /** @description Latitude of the point events must be near (with geoloc_lng) */
+                geoloc_lat?: number | string;
+                /** @description Longitude of the point events must be near (with geoloc_lat) */
+                geoloc_lng?: number | string;
+                /** @description Only the events with these ids, as a list or CSV */
+                include?: string | number | (string | number)[];
+                /** @description Only the events whose parent is this event */
+                post_parent?: number | string;
+                /** @description Only events with (true) or without (false) tickets */
+                ticketed?: boolean | (0 | 1) | string;
+                /** @description Events starting before this date */
+                starts_before?: string | number;
+                /** @description Events starting after this date */
+                starts_after?: string | number;
+                /** @description Events ending before this date */
+                ends_before?: string | number;
+                /** @description Events ending after this date */
+                ends_after?: string | number;
+                /** @description Apply date bounds at the given times instead of whole days */
+                strict_dates?: boolean | string;
+                /** @description Only items last modified after this instant (a naive value is in the site time zone) */
+                modified_after?: string | number;
+                /** @description Only items last modified before this instant (a naive value is in the site time zone) */
+                modified_before?: string | number;
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The iCalendar feed of the events GET /events lists with the same parameters, every page of them up to the feed cap */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.feedOne": {
+        parameters: {
+            query?: {
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event ID */
+                id: number | string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event as iCalendar */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events.feedBySlug": {
+        parameters: {
+            query?: {
+                /** @description The password of a password-protected item */
+                password?: string;
+                /** @description The scope of the request: view, edit or embed */
+                context?: "view" | "edit" | "embed";
+            };
+            header?: {
+                /** @description ETags of representations you hold: 304 Not Modified when one is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The event slug */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event as iCalendar, by slug */
+            200: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: the representation you hold is current */
+            304: {
+                headers: {
+                    /** @description The entity tag of the representation (weak for lists) */
+                    ETag?: string;
+                    /** @description no-cache: caches keep the answer but check it with If-None-Match each time */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "changes.list": {
+        parameters: {
+            query?: {
+                /** @description The next_token of your last call; without it the answer is a token for now (list everything first) */
+                since?: string;
+                /** @description The most changes to read (at most 500) */
+                per_page?: number | string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records changed after a sync token, as they are now, and tombstones of those gone; without a token, a token for now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Changes"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sync token has expired (changes-token-expired) or was not issued by this calendar (changes-token-invalid): list everything again */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List webhook endpoints (administrators) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                    url: string;
+                    /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                    types?: string | number | (string | number)[];
+                    /** @description What the endpoint is for */
+                    description?: string;
+                    /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                    secret?: string;
+                    /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                    enabled?: boolean | (0 | 1) | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                    url: string;
+                    /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                    types?: string | number | (string | number)[];
+                    /** @description What the endpoint is for */
+                    description?: string;
+                    /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                    secret?: string;
+                    /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                    enabled?: boolean | (0 | 1) | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Register a webhook endpoint (administrators); the answer carries its secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such route, event or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint ID (ep_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a webhook endpoint, with its secret (administrators) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this ID (webhook-not-found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.update.put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint ID (ep_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                    url?: string;
+                    /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                    types?: string | number | (string | number)[];
+                    /** @description What the endpoint is for */
+                    description?: string;
+                    /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                    secret?: string;
+                    /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                    enabled?: boolean | (0 | 1) | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                    url?: string;
+                    /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                    types?: string | number | (string | number)[];
+                    /** @description What the endpoint is for */
+                    description?: string;
+                    /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                    secret?: string;
+                    /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                    enabled?: boolean | (0 | 1) | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a webhook endpoint: only the fields sent change (administrators) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this ID (webhook-not-found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.update.post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint ID (ep_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                    url?: string;
+                    /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                    types?: string | number | (string | number)[];
+                    /** @description What the endpoint is for */
+                    description?: string;
+                    /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                    secret?: string;
+                    /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                    enabled?: boolean | (0 | 1) | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                    url?: string;
+                    /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                    types?: string | number | (string | number)[];
+                    /** @description What the endpoint is for */
+                    description?: string;
+                    /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                    secret?: string;
+                    /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                    enabled?: boolean | (0 | 1) | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a webhook endpoint: only the fields sent change (administrators) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this ID (webhook-not-found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint ID (ep_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a webhook endpoint and its waiting deliveries (administrators) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this ID (webhook-not-found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.update.patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint ID (ep_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                    url?: string;
+                    /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                    types?: string | number | (string | number)[];
+                    /** @description What the endpoint is for */
+                    description?: string;
+                    /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                    secret?: string;
+                    /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                    enabled?: boolean | (0 | 1) | string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description Where deliveries are POSTed: an absolute http(s) URL */
+                    url?: string;
+                    /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
+                    types?: string | number | (string | number)[];
+                    /** @description What the endpoint is for */
+                    description?: string;
+                    /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
+                    secret?: string;
+                    /** @description Whether deliveries are made (enabling clears the reason it was disabled) */
+                    enabled?: boolean | (0 | 1) | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a webhook endpoint: only the fields sent change (administrators) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description A parameter is missing or invalid (rest_missing_callback_param, rest_invalid_param) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication is needed (rest_forbidden) or the credentials are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller may not do this, or the item is not accessible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint has this ID (webhook-not-found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A concurrent write got in the way (rest_conflict); sending the request again may succeed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The item is already in the trash */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the server accepts (rest_payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this client (rest_too_many_requests), when the server limits them; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The storage cannot be reached (rest_service_unavailable); try again later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}
