@@ -76,6 +76,8 @@ export { formatWall, parseWall, formatUtc } from './time/wall-clock';
 export type { WallClock } from './time/wall-clock';
 
 export type { LinkBase } from './represent/links';
+// The JSON-LD of an event's public page (evcal serve's pages).
+export { eventPageJsonLd } from './represent/json-ld';
 
 // The representations, declared once: their types, and the schemas /doc is generated from.
 export {

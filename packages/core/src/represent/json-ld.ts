@@ -7,6 +7,7 @@ import { ruleParts, untilInstant } from '../recurrence/expand';
 import { formatWall, parseWall } from '../time/wall-clock';
 import { formatOffset, instantToWall, resolveZone, wallToInstant } from '../time/zone';
 import { postUrl, type LinkBase } from './links';
+import type { EventJson } from './schemas';
 
 /** A schema.org object. */
 type Ld = { '@type': string; [key: string]: unknown };
@@ -51,6 +52,28 @@ export function eventJsonLd({ links, event, venue, organizer, currency }: EventJ
   }
   out.performer = 'Organization';
   return out;
+}
+
+/**
+ * The JSON-LD of an event's public page: the API's `json_ld` (built above, as the reference
+ * builds it) made to meet Google's event rich-result rules where the reference's form falls
+ * short: the https vocabulary, every organizer the event shows (not the first alone), an
+ * offer's availability as a schema.org term (`InStock`, not `inStock`), and no `performer`
+ * (the reference's literal "Organization" names nobody). Undefined when the event carries no
+ * `json_ld` (a read that may not show it).
+ */
+export function eventPageJsonLd(event: EventJson): Ld | undefined {
+  const ld = event.json_ld;
+  if (!ld) return undefined;
+  const { performer: _nobody, ...page } = ld;
+  const organizers = event.organizer.flatMap((o) => (o.json_ld ? [o.json_ld] : []));
+  const offers = page.offers as Record<string, unknown> | undefined;
+  return {
+    ...page,
+    '@context': 'https://schema.org',
+    ...(organizers.length > 1 ? { organizer: organizers } : {}),
+    ...(offers ? { offers: { ...offers, availability: 'https://schema.org/InStock' } } : {}),
+  };
 }
 
 export function venueJsonLd(links: LinkBase, venue: VenueRecord): Ld {
