@@ -1,17 +1,52 @@
 // The API reference page in the browser (bundled into dist/web/reference-page.global.js):
 // Swagger UI (served from swagger-ui-dist, loaded before this script as the global
-// SwaggerUIBundle) renders the OpenAPI document the API serves at /doc, in the page's language.
+// SwaggerUIBundle) renders the OpenAPI document the API serves at /doc, in the page's language,
+// under evcal's name and description (the document keeps the reference's, for its clients), its
+// operations grouped by resource in the order the server gives, collapsed until opened.
 
-interface SwaggerUIOptions {
+interface Settings {
   readonly url: string;
-  readonly dom_id: string;
-  readonly deepLinking?: boolean;
-  readonly docExpansion?: 'list' | 'full' | 'none';
+  readonly title: string;
+  readonly description: string;
+  readonly tags: readonly string[];
 }
 
+const settings = readSettings();
 const swagger: unknown = Reflect.get(window, 'SwaggerUIBundle');
-const settings: unknown = JSON.parse(document.getElementById('evcal-docs')?.textContent ?? '{}');
-const url = typeof settings === 'object' && settings !== null ? Reflect.get(settings, 'url') : undefined;
-if (typeof swagger !== 'function' || typeof url !== 'string') throw new Error('evcal: Swagger UI or the document address is missing');
-const options: SwaggerUIOptions = { url, dom_id: '#reference', deepLinking: true, docExpansion: 'list' };
-swagger(options);
+if (typeof swagger !== 'function') throw new Error('evcal: Swagger UI is missing');
+const rank = (tag: string) => {
+  const i = settings.tags.indexOf(tag);
+  return i < 0 ? settings.tags.length : i;
+};
+
+void fetch(settings.url, { headers: { accept: 'application/json' } })
+  .then((response) => {
+    if (!response.ok) throw new Error(`evcal: ${settings.url} answered ${response.status}`);
+    return response.json() as Promise<Record<string, unknown>>;
+  })
+  .then((document) => {
+    const info = typeof document.info === 'object' && document.info !== null ? document.info : {};
+    swagger({
+      spec: { ...document, info: { ...info, title: settings.title, description: settings.description } },
+      dom_id: '#reference',
+      deepLinking: true,
+      // Each resource's operations listed, each collapsed: the page shows them at once and
+      // renders an operation's parameters and schemas only when it is opened.
+      docExpansion: 'list',
+      defaultModelsExpandDepth: 0,
+      filter: true,
+      tagsSorter: (a: string, b: string) => rank(a) - rank(b) || a.localeCompare(b),
+    });
+  });
+
+function readSettings(): Settings {
+  const parsed: unknown = JSON.parse(document.getElementById('evcal-docs')?.textContent ?? '{}');
+  const get = (key: string): unknown => (typeof parsed === 'object' && parsed !== null ? Reflect.get(parsed, key) : undefined);
+  const tags = get('tags');
+  return {
+    url: String(get('url') ?? ''),
+    title: String(get('title') ?? ''),
+    description: String(get('description') ?? ''),
+    tags: Array.isArray(tags) ? tags.map(String) : [],
+  };
+}
