@@ -410,6 +410,9 @@ describe('json_ld only on single reads (§1.7)', () => {
     expect((read.json_ld as Json).performer).toBe('Organization');
     const alone = await s.calendar.events.create(eventInput({ title: 'Solo', organizer: [s.jane.id] }), as(admin));
     expect(eventPageJsonLd(await s.calendar.events.get({ id: alone.id }, anon))).toMatchObject({ organizer: { '@type': 'Person', name: 'Jane Doe' } });
+    // Texts decoded; a cost's own currency symbol, where it names one currency, gives the offer's currency.
+    const euro = await s.calendar.events.create(eventInput({ title: 'Jazz &#8211; Live', cost: '20 €', venue: s.venue.id }), as(admin));
+    expect(eventPageJsonLd(await s.calendar.events.get({ id: euro.id }, anon))).toMatchObject({ name: 'Jazz – Live', offers: { price: '20', priceCurrency: 'EUR' } });
     // No page JSON-LD where the read carries none (a protected event read with its password).
     const { json_ld: _ld, ...withoutLd } = read;
     expect(eventPageJsonLd(withoutLd)).toBeUndefined();
