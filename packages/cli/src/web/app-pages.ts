@@ -70,6 +70,8 @@ export interface ReferencePageConfig {
   readonly description: string;
   /** The order of the resources (OpenAPI tags) on the page. */
   readonly tags: readonly string[];
+  /** The name of the choice of server, in the page's language. */
+  readonly servers: string;
 }
 
 export function referencePage(language: string, t: PageTexts, config: ReferencePageConfig): string {
@@ -83,7 +85,8 @@ export function referencePage(language: string, t: PageTexts, config: ReferenceP
     languages: languageChoice('/docs', t),
     head: html`
 <meta name="description" content="${config.description}">
-<link rel="stylesheet" href="/assets/swagger-ui/swagger-ui.css">`,
+<link rel="stylesheet" href="/assets/swagger-ui/swagger-ui.css">
+<style>${REFERENCE_CSS}</style>`,
     main: html`
 <h1 class="visually-hidden">${t.referenceTitle}</h1>
 <div id="reference"></div>`,
@@ -93,6 +96,17 @@ export function referencePage(language: string, t: PageTexts, config: ReferenceP
 <script src="/assets/evcal/reference-page.js"></script>`,
   });
 }
+
+// Swagger UI's labels drawn dark enough for their white text to be read (WCAG AA).
+const REFERENCE_CSS = html`
+.swagger-ui .info .title small { background: #50575e; }
+.swagger-ui .info .title small.version-stamp { background: #2e6b00; }
+.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1d5fa8; }
+.swagger-ui .opblock.opblock-post .opblock-summary-method { background: #1c7a46; }
+.swagger-ui .opblock.opblock-put .opblock-summary-method { background: #9a4d00; }
+.swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #17705f; }
+.swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b32d2e; }
+`;
 
 /** `/` or `/docs` in each language evcal ships (`?lang=`). */
 function languageChoice(path: string, t: PageTexts) {

@@ -103,4 +103,6 @@ dialog { max-width: min(34rem, calc(100vw - 2rem)); border: 1px solid #c3c4c7; b
 .fc .fc-daygrid-day-number, .fc .fc-col-header-cell-cushion { color: #1d2327; }
 .fc .fc-daygrid-event .fc-event-title, .fc .fc-daygrid-event .fc-event-time { color: inherit; }
 .fc .fc-day-today { background: #fcf9e8; }
+.fc .fc-day-other .fc-daygrid-day-top { opacity: 1; }
+.fc .fc-day-other .fc-daygrid-day-number { color: #646970; }
 `;

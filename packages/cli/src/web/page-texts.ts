@@ -13,6 +13,7 @@ const TEXTS = {
   referenceTitle: msg('The evcal API reference'),
   apiName: msg('evcal API'),
   apiDescription: msg('evcal serves an event calendar over HTTP: events, venues, organizers, categories and tags, their iCalendar feeds, and a change feed for keeping copies in sync. Its API is wire-compatible with The Events Calendar REST API v1.'),
+  servers: msg('API server'),
   category: msg('Category'),
   allCategories: msg('All categories'),
   venue: msg('Venue'),

@@ -79,7 +79,7 @@ export function createSitePages(options: SitePagesOptions): SitePages {
     const t = pageTexts(language);
     const page = pathname === '/'
       ? calendarPage(t, { apiRoot: rootOf(language), today: options.today(), language, defaultLanguage: fallback, texts: t })
-      : referencePage(language, t, { url: `${rootOf(language)}/doc`, title: t.apiName, description: t.apiDescription, tags: RESOURCES });
+      : referencePage(language, t, { url: `${rootOf(language)}/doc`, title: t.apiName, description: t.apiDescription, tags: RESOURCES, servers: t.servers });
     return new Response(request.method === 'HEAD' ? null : page, {
       headers: { ...PAGE_HEADERS, 'content-language': language, vary: 'Accept-Language', 'referrer-policy': 'same-origin' },
     });

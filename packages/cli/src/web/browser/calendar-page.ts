@@ -52,6 +52,11 @@ const calendar = new Calendar(element('calendar', HTMLElement), {
   // The month as tall as its weeks need: no scrolling box inside the page.
   height: 'auto',
   events: loadMonth,
+  // A day's cell is named by its date alone, while it also shows its events: named by what it
+  // shows instead (axe: label-content-name-mismatch).
+  dayCellDidMount: ({ el }) => el.removeAttribute('aria-labelledby'),
+  // The arrows are drawn by icons; the buttons are named by their titles ("Previous month").
+  datesSet: hideIcons,
   eventClick: ({ event, jsEvent }) => {
     jsEvent.preventDefault();
     const data: unknown = event.extendedProps.evcal;
@@ -59,6 +64,7 @@ const calendar = new Calendar(element('calendar', HTMLElement), {
   },
 });
 calendar.render();
+hideIcons();
 void fillFilters();
 for (const select of [categorySelect, venueSelect]) {
   select.addEventListener('change', () => {
@@ -185,6 +191,10 @@ function showDetails(event: Event): void {
 }
 
 // ---- helpers ----
+
+function hideIcons(): void {
+  for (const icon of document.querySelectorAll('#calendar .fc-icon')) icon.setAttribute('aria-hidden', 'true');
+}
 
 /** An event's page in the page's language. */
 function pageOf(url: string): string {

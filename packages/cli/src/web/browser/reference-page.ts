@@ -9,6 +9,7 @@ interface Settings {
   readonly title: string;
   readonly description: string;
   readonly tags: readonly string[];
+  readonly servers: string;
 }
 
 const settings = readSettings();
@@ -19,17 +20,24 @@ const rank = (tag: string) => {
   return i < 0 ? settings.tags.length : i;
 };
 
+// Swagger UI leaves its choice of server without a name: named whenever it is drawn.
+new MutationObserver(() => {
+  const servers = document.getElementById('servers');
+  if (servers && servers.getAttribute('aria-label') !== settings.servers) servers.setAttribute('aria-label', settings.servers);
+}).observe(document.getElementById('reference') ?? document.body, { childList: true, subtree: true });
+
 void fetch(settings.url, { headers: { accept: 'application/json' } })
   .then((response) => {
     if (!response.ok) throw new Error(`evcal: ${settings.url} answered ${response.status}`);
     return response.json() as Promise<Record<string, unknown>>;
   })
-  .then((document) => {
-    const info = typeof document.info === 'object' && document.info !== null ? document.info : {};
+  .then((spec) => {
+    const info = typeof spec.info === 'object' && spec.info !== null ? spec.info : {};
     swagger({
-      spec: { ...document, info: { ...info, title: settings.title, description: settings.description } },
+      spec: { ...spec, info: { ...info, title: settings.title, description: settings.description } },
       dom_id: '#reference',
-      deepLinking: true,
+      // Without deep links: each would be a link inside the operation's button (axe: nested-interactive).
+      deepLinking: false,
       // Each resource's operations listed, each collapsed: the page shows them at once and
       // renders an operation's parameters and schemas only when it is opened.
       docExpansion: 'list',
@@ -48,5 +56,6 @@ function readSettings(): Settings {
     title: String(get('title') ?? ''),
     description: String(get('description') ?? ''),
     tags: Array.isArray(tags) ? tags.map(String) : [],
+    servers: String(get('servers') ?? ''),
   };
 }
