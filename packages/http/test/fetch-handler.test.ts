@@ -874,6 +874,17 @@ describe('/doc (§7.2)', () => {
     for (const [path, item] of Object.entries(paths as Record<string, Record<string, unknown>>)) expect(item, path).toHaveProperty('get');
   });
 
+  it('carries an entity tag, and answers 304 to a client that has the document', async () => {
+    const handler = await setup();
+    const first = await send(handler, '/doc');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const again = await send(handler, '/doc', { headers: { 'if-none-match': etag } });
+    expect([again.status, again.text, again.headers.get('etag')]).toEqual([304, '', etag]);
+    expect((await send(handler, '/doc', { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+  });
+
   it('groups the operations by resource (a tag each) and names each with a unique operationId', async () => {
     const handler = await setup();
     const { paths } = (await send(handler, '/doc')).json as { paths: Record<string, Record<string, { tags: string[]; operationId: string }>> };

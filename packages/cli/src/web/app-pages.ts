@@ -85,6 +85,7 @@ export function referencePage(language: string, t: PageTexts, config: ReferenceP
     languages: languageChoice('/docs', t),
     head: html`
 <meta name="description" content="${config.description}">
+<link rel="preload" href="${config.url}" as="fetch" crossorigin="anonymous">
 <link rel="stylesheet" href="/assets/swagger-ui/swagger-ui.css">
 <style>${REFERENCE_CSS}</style>`,
     main: html`

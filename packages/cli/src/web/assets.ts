@@ -39,15 +39,30 @@ export interface Encoded {
 
 const loaded = new Map<string, Promise<Encoded>>();
 
-/** An asset's answer: 404 for paths that are none. */
-export async function serveAsset(pathname: string, request: Request): Promise<Response> {
+/**
+ * Reads and compresses every asset now (the server calls it as it starts), so that the first
+ * visitor does not wait for it. A file missing (the page scripts not built) is reported when asked for.
+ */
+export function warmAssets(): void {
+  for (const pathname of Object.keys(ASSETS)) void load(pathname)?.catch(() => loaded.delete(pathname));
+}
+
+function load(pathname: string): Promise<Encoded> | undefined {
   const asset = ASSETS[pathname];
-  if (!asset) return new Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  if (!asset) return undefined;
   let entry = loaded.get(pathname);
   if (!entry) {
     entry = readFile(asset.file()).then(encode);
     loaded.set(pathname, entry);
   }
+  return entry;
+}
+
+/** An asset's answer: 404 for paths that are none. */
+export async function serveAsset(pathname: string, request: Request): Promise<Response> {
+  const asset = ASSETS[pathname];
+  const entry = load(pathname);
+  if (!asset || !entry) return new Response('Not Found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   let encoded: Encoded;
   try {
     encoded = await entry;

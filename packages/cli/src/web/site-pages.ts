@@ -6,7 +6,7 @@
 import type { Calendar } from '@evcal/core';
 import { LANGUAGES } from '@evcal/http';
 import { calendarPage, referencePage } from './app-pages';
-import { serveAsset } from './assets';
+import { serveAsset, warmAssets } from './assets';
 import { FAVICON_SVG } from './favicon';
 import { recordAddress } from './page-address';
 import { pageTexts } from './page-texts';
@@ -56,6 +56,7 @@ export function createSitePages(options: SitePagesOptions): SitePages {
   const rootOf = (language: string) => options.apiRoots[language] ?? options.apiRoots[fallback] ?? '/cal/events/v1';
   const onError = options.onError ?? ((error: unknown) => console.error('evcal: unexpected error', error));
   const records = createRecordPages({ calendar: options.calendar, defaultLanguage: fallback, apiRootOf: rootOf, today: options.today, onError });
+  warmAssets();
   const sitemap = createSitemap({ calendar: options.calendar, ...(options.sitemapUrlsPerFile ? { urlsPerFile: options.sitemapUrlsPerFile } : {}) });
   return async (request) => {
     const url = new URL(request.url);

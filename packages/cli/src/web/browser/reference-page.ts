@@ -2,7 +2,13 @@
 // Swagger UI (served from swagger-ui-dist, loaded before this script as the global
 // SwaggerUIBundle) renders the OpenAPI document the API serves at /doc, in the page's language,
 // under evcal's name and description (the document keeps the reference's, for its clients), its
-// operations grouped by resource in the order the server gives, collapsed until opened.
+// operations grouped by resource in the order the server gives, drawn when opened. The page
+// preloads the document while Swagger UI's script arrives.
+
+/** What Swagger UI's instance offers that this page uses: showing a resource's operations. */
+interface SwaggerUI {
+  readonly layoutActions?: { show(key: readonly string[], shown: boolean): void };
+}
 
 interface Settings {
   readonly url: string;
@@ -33,18 +39,20 @@ void fetch(settings.url, { headers: { accept: 'application/json' } })
   })
   .then((spec) => {
     const info = typeof spec.info === 'object' && spec.info !== null ? spec.info : {};
-    swagger({
+    const ui = swagger({
       spec: { ...spec, info: { ...info, title: settings.title, description: settings.description } },
       dom_id: '#reference',
       // Without deep links: each would be a link inside the operation's button (axe: nested-interactive).
       deepLinking: false,
-      // Each resource's operations listed, each collapsed: the page shows them at once and
-      // renders an operation's parameters and schemas only when it is opened.
-      docExpansion: 'list',
+      // Every resource collapsed but the first, whose operations are listed (each collapsed):
+      // the page draws about twenty operations at first, the others when their resource is opened.
+      docExpansion: 'none',
       defaultModelsExpandDepth: 0,
       filter: true,
       tagsSorter: (a: string, b: string) => rank(a) - rank(b) || a.localeCompare(b),
-    });
+    }) as SwaggerUI | undefined;
+    const first = settings.tags[0];
+    if (first !== undefined) ui?.layoutActions?.show(['operations-tag', first], true);
   });
 
 function readSettings(): Settings {
