@@ -72,6 +72,10 @@ export const SERVE_OPTIONS = {
     kind: 'boolean', serveOnly: true,
     help: 'behind one reverse proxy you control: client addresses from the\nlast X-Forwarded-For entry, URLs from X-Forwarded-Proto and -Host',
   },
+  'site-url': {
+    kind: 'string', value: '<origin>', serveOnly: true,
+    help: 'the public origin, e.g. https://cal.example.org: every URL the\nserver writes (API links, event pages, canonical URLs, the sitemap,\nfeeds) names it, whatever the request\'s Host says',
+  },
   'log-level': { kind: 'string', value: '<level>', help: 'debug, info, warn or error (default info); info logs each request', serveOnly: true },
   'shutdown-timeout': {
     kind: 'integer', value: '<seconds>', min: 0, serveOnly: true,

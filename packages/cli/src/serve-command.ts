@@ -62,6 +62,7 @@ export async function runServe(args: readonly string[], help: string): Promise<n
   for (const origin of cors?.value ?? []) {
     if (origin !== '*' && !isOrigin(origin)) throw new UsageError(`${cors!.source} must be an origin such as https://app.example, or "*", got "${origin}"`);
   }
+  const siteUrl = o<string>('site-url') && siteUrlOf(o<string>('site-url')!);
   const storage = str('storage') ?? DEFAULT_STORAGE;
   const shutdownSeconds = num('shutdown-timeout');
   const retries = o<string>('webhook-retries');
@@ -83,6 +84,7 @@ export async function runServe(args: readonly string[], help: string): Promise<n
     ...(namespace !== undefined ? { namespace } : {}),
     ...(demo ? { dataset: demoDataset(now) } : {}),
     ...(o<boolean>('trust-proxy')?.value ? { trustProxy: true } : {}),
+    ...(siteUrl !== undefined ? { siteUrl } : {}),
     ...(shutdownSeconds !== undefined ? { shutdownTimeoutMs: shutdownSeconds * 1000 } : {}),
     timeouts: {
       ...(num('headers-timeout') !== undefined ? { headersMs: num('headers-timeout')! * 1000 } : {}),
@@ -111,7 +113,7 @@ export async function runServe(args: readonly string[], help: string): Promise<n
     process.on('SIGINT', stop);
   });
   logger.announce(`evcal listening on ${server.origin}`, {
-    origin: server.origin, page: `${server.origin}/`, api_reference: `${server.origin}/docs`, api_root: server.apiRoot, storage: redact(storage),
+    origin: server.origin, ...(siteUrl !== undefined ? { site_url: siteUrl } : {}), page: `${server.origin}/`, api_reference: `${server.origin}/docs`, api_root: server.apiRoot, storage: redact(storage),
     ...(Object.keys(server.languageRoots).length ? { languages: server.languageRoots } : {}),
   });
   if (demoToken) {
@@ -129,6 +131,13 @@ function isOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `https://cal.example.org`, with or without a trailing slash: an origin, no path. */
+function siteUrlOf({ value, source }: { value: string; source: string }): string {
+  const origin = value.replace(/\/$/, '');
+  if (!isOrigin(origin) || !/^https?:/.test(origin)) throw new UsageError(`${source} must be an http or https origin such as https://cal.example.org (no path), got "${value}"`);
+  return origin;
 }
 
 /** `/wp-json`, `wp-json/` and `/wp-json/` all mean `/wp-json`; `/` means the root. */

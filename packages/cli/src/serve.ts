@@ -57,6 +57,12 @@ export interface ServeOptions {
   readonly namespace?: string;
   /** Behind one reverse proxy: client addresses and URLs from its X-Forwarded-* headers. @default false */
   readonly trustProxy?: boolean;
+  /**
+   * The public origin (`https://cal.example.org`): every URL the server writes (API links,
+   * pages, canonical addresses, the sitemap, feeds) is built on it, whatever the request's
+   * Host (or X-Forwarded-*) says. @default the origin each request names
+   */
+  readonly siteUrl?: string;
   /** Where logs go (JSON lines). @default a logger at level info on stdout */
   readonly logger?: Logger;
   /** How long requests in flight may take to finish once the server is asked to stop. @default 10000 */
@@ -179,13 +185,23 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       const id = requestIdHeader(req);
       return stopping ? { ...id, connection: 'close' } : id;
     };
-    const api = toNodeHandler(handler, { trustProxy: options.trustProxy === true, headers: answerHeaders });
+    const publicOrigin = options.siteUrl === undefined ? {} : { origin: options.siteUrl.replace(/\/+$/, '') };
+    const api = toNodeHandler(handler, { trustProxy: options.trustProxy === true, headers: answerHeaders, ...publicOrigin });
+    const apiRoots = languages.length
+      ? Object.fromEntries(languages.map((l, i) => [l.toLowerCase(), i === 0 ? `${basePath}/${namespace}` : `${basePath}/${l.toLowerCase()}/${namespace}`]))
+      : { en: `${basePath}/${namespace}` };
     const pages = toNodeHandler(createSitePages({
-      apiRoots: languages.length
-        ? Object.fromEntries(languages.map((l, i) => [l.toLowerCase(), i === 0 ? `${basePath}/${namespace}` : `${basePath}/${l.toLowerCase()}/${namespace}`]))
-        : { en: `${basePath}/${namespace}` },
+      calendar,
+      apiRoots,
       today: () => formatWall(instantToWall(calendar.config.now(), calendar.config.zone)).slice(0, 10),
-    }), { headers: answerHeaders });
+      onError: (error) => logger.error('unexpected error in a page', errorFields(error)),
+    }), { trustProxy: options.trustProxy === true, headers: answerHeaders, ...publicOrigin });
+    // The API's addresses stay the API's, even where a page's address would match (a base path such as /event).
+    const apiPrefixes = [`${basePath}/${namespace}`, ...languages.map((l) => `${basePath}/${l.toLowerCase()}/${namespace}`)].map((p) => p.toLowerCase());
+    const isPage = (url: string) => isSitePath(url) && !apiPrefixes.some((p) => {
+      const path = url.toLowerCase();
+      return path === p || path.startsWith(`${p}/`) || path.startsWith(`${p}?`);
+    });
     const health = healthRoutes({ storage, logger, stopping: () => stopping });
     // One listener for every response (a response closes once): no closure made per request.
     function settled(): void {
@@ -198,9 +214,9 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       res.on('close', settled);
       // A request that arrives on a kept-alive connection while stopping is still served, and its connection closed after.
       if (stopping) res.setHeader('connection', 'close');
-      // `/`, `/docs` and their files are the pages (src/web); everything else is the API.
+      // `/`, `/docs`, the records' pages, the sitemap and their files are the pages (src/web); everything else is the API.
       if (health(req, res)) return;
-      if (isSitePath(req.url ?? '/')) pages(req, res);
+      if (isPage(req.url ?? '/')) pages(req, res);
       else api(req, res);
     }, { logger, trustProxy: options.trustProxy === true });
     const timeouts = options.timeouts ?? {};

@@ -82,6 +82,10 @@ export { formatWall, parseWall, formatUtc } from './time/wall-clock';
 export type { WallClock } from './time/wall-clock';
 
 export type { LinkBase } from './represent/links';
+/** The public archive URL of a category or tag (its `url`), for pages that link terms they embed. */
+export { termArchiveUrl } from './represent/links';
+// The JSON-LD of an event's public page (evcal serve's pages).
+export { eventPageJsonLd } from './represent/json-ld';
 
 // The representations, declared once: their types, and the schemas /doc is generated from.
 export {

@@ -2,7 +2,7 @@
 // terms; value types; the venue/organizer/image shapes; global ids; json_ld only on single
 // reads (§1.7); redaction of password-protected content (§1.8).
 import { describe, expect, it } from 'vitest';
-import type { Calendar } from '@evcal/core';
+import { eventPageJsonLd, type Calendar } from '@evcal/core';
 import {
   BARE_IMAGE, POSTER, admin, anon, as, contributor, ctxOf, eventInput, ids, makeCalendar, refusal, type Json, type Role, at } from './helpers';
 
@@ -387,6 +387,35 @@ describe('json_ld only on single reads (§1.7)', () => {
       performer: 'Organization',
     });
     expect(ld.organizer).not.toBeInstanceOf(Array);
+  });
+
+  it('the page JSON-LD (eventPageJsonLd): the API\'s, with every organizer, a schema.org availability and no literal performer', async () => {
+    const s = await setup();
+    const event = await s.calendar.events.create(eventInput({
+      venue: s.venue.id, organizer: [s.john.id, s.jane.id], cost: '$15', timezone: 'America/New_York',
+    }), as(admin));
+    const read = await s.calendar.events.get({ id: event.id }, anon);
+    const page = eventPageJsonLd(read) as Json;
+    expect(Object.keys(page)).toEqual([
+      '@context', '@type', 'name', 'description', 'url', 'eventAttendanceMode', 'eventStatus', 'startDate', 'endDate', 'location', 'organizer', 'offers',
+    ]);
+    expect(page).toMatchObject({
+      '@context': 'https://schema.org',
+      startDate: '2026-12-01T20:00:00-05:00',
+      location: { '@type': 'Place', name: 'Blue Room', address: { '@type': 'PostalAddress', streetAddress: '1 Main St', addressLocality: 'Springfield' } },
+      organizer: [{ '@type': 'Person', name: 'John Roe' }, { '@type': 'Person', name: 'Jane Doe', url: 'https://jane.example' }],
+      offers: { '@type': 'Offer', price: '15', priceCurrency: 'USD', availability: 'https://schema.org/InStock' },
+    });
+    // The API's own json_ld keeps the reference's form.
+    expect((read.json_ld as Json).performer).toBe('Organization');
+    const alone = await s.calendar.events.create(eventInput({ title: 'Solo', organizer: [s.jane.id] }), as(admin));
+    expect(eventPageJsonLd(await s.calendar.events.get({ id: alone.id }, anon))).toMatchObject({ organizer: { '@type': 'Person', name: 'Jane Doe' } });
+    // Texts decoded; a cost's own currency symbol, where it names one currency, gives the offer's currency.
+    const euro = await s.calendar.events.create(eventInput({ title: 'Jazz &#8211; Live', cost: '20 €', venue: s.venue.id }), as(admin));
+    expect(eventPageJsonLd(await s.calendar.events.get({ id: euro.id }, anon))).toMatchObject({ name: 'Jazz – Live', offers: { price: '20', priceCurrency: 'EUR' } });
+    // No page JSON-LD where the read carries none (a protected event read with its password).
+    const { json_ld: _ld, ...withoutLd } = read;
+    expect(eventPageJsonLd(withoutLd)).toBeUndefined();
   });
 
   it('no json_ld for a password-protected event read with its password', async () => {

@@ -5,7 +5,7 @@
 import {
   CalendarError, isCalendarError, isStorageFault, jsonTextOf, msg, validatorOf, type Calendar, type CallContext, type Principal,
 } from '@evcal/core';
-import { sharedArgs } from '@evcal/core/binding';
+import { hashText, sharedArgs } from '@evcal/core/binding';
 import type { Authenticate } from './auth';
 import { namespaceIndex } from './namespace-index';
 import { openApiDocument } from './openapi';
@@ -203,8 +203,18 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       switch (action.kind) {
         case 'root':
           return send(200, documents(`root ${apiRoot} ${siteRoot}`, () => translateDocument(namespaceIndex(namespace, apiRoot, siteRoot), t)));
-        case 'doc':
-          return send(200, documents(`doc ${apiRoot}`, () => translateDocument(openApiDocument(apiRoot), t)));
+        case 'doc': {
+          // 300 KB that change only with the server's version: its bytes and their entity tag made
+          // once per address, and a 304 to a client that has them (the reference page at /docs).
+          const doc = documents(`doc ${apiRoot}`, () => {
+            const body = translateDocument(openApiDocument(apiRoot), t);
+            const bytes = new TextEncoder().encode(JSON.stringify(body));
+            return { body, bytes, etag: `"${hashText(JSON.stringify(body))}"` };
+          });
+          const headers = Object.assign({ etag: doc.etag }, caching);
+          if (!noneMatch(ifNoneMatch, doc.etag)) return notModified(doc.etag, caching, common);
+          return sendJson(200, () => [doc.bytes], () => doc.body, headers);
+        }
         case 'feed':
           // Reached only when feedOperation gave no feed, which it always does for feed routes.
           return send(404, noRoute(t));

@@ -25,6 +25,9 @@ export { namespaceIndex } from './namespace-index';
 export { parsePhpParams } from './php-params';
 export type { PhpValue, PhpParseLimits } from './php-params';
 export { wireError } from './wire-errors';
+// Entity tags as the handler makes them (for other handlers of the same server: evcal serve's pages).
+export { entityTag, variantOf, parseEntityTags, noneMatch } from './conditional';
+export type { EntityTags } from './conditional';
 export { TransportError, isTransportError } from './transport-errors';
 export type { TransportErrorCode } from './transport-errors';
 export type { CorsOptions } from './cors';

@@ -15,6 +15,13 @@ export interface NodeHandlerOptions {
    */
   readonly trustProxy?: boolean;
   /**
+   * The public origin of the site (`https://cal.example.org`): every request's URL is built
+   * on it, whatever the Host header (or, with `trustProxy`, X-Forwarded-Proto and -Host)
+   * says, so the URLs in answers name the public address behind any proxy.
+   * @default the origin the request names
+   */
+  readonly origin?: string;
+  /**
    * Headers added to every answer of the handler (a request id, say), given node's request.
    * They go into the one `writeHead` of the answer: a header set with `res.setHeader` before
    * the handler runs makes node merge every other header one by one (a few µs a request).
@@ -116,7 +123,10 @@ class NodeRequest implements HandlerRequest {
     const host = forwarded('x-forwarded-host') ?? req.headers.host ?? 'localhost';
     const target = req.originalUrl ?? req.url ?? '/';
     // An absolute-form target (`GET http://host/path`) is already a URL.
-    this.url = /^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `${protocol}://${host}${target.startsWith('/') ? '' : '/'}${target}`;
+    const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(target);
+    const path = absolute ? '' : `${target.startsWith('/') ? '' : '/'}${target}`;
+    if (options.origin === undefined) this.url = absolute ? target : `${protocol}://${host}${path}`;
+    else this.url = `${options.origin}${absolute ? target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/' : path}`;
     this.method = (req.method ?? 'GET').toUpperCase();
     this.headers = nodeHeaders(req.headers);
     this.clientAddress = (options.trustProxy ? lastValue(req.headers['x-forwarded-for']) : undefined) ?? req.socket.remoteAddress;

@@ -12,10 +12,27 @@ const INFO = {
   description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
 };
 
+/**
+ * The resource a route's operations are grouped under (OpenAPI `tags`): the collection its
+ * path starts with (`/events.ics` is an events route). The document's top level keeps the
+ * reference's keys, so the tags are named there by the operations alone.
+ */
+function collectionOf(route: Route): string {
+  const first = route.path.split('/')[1] ?? '';
+  return first.replace(/\.ics$/, '');
+}
+
+/**
+ * The `operationId` of a route's method: its operation's name, with the method where one
+ * route takes several (`events.update.put`), so that every id is unique.
+ */
+function operationId(route: Route, method: string): string {
+  return route.methods.length > 1 ? `${route.operation}.${method}` : route.operation;
+}
+
 /** The response schema of a route's success body. */
 function successSchema(route: Route): Record<string, unknown> {
-  const [collection = ''] = route.path.split('/').filter(Boolean);
-  const components = RESPONSE_COMPONENTS[collection];
+  const components = RESPONSE_COMPONENTS[collectionOf(route)];
   if (!components) return { type: 'object', additionalProperties: true };
   const answers = route.answers ?? (route.action.kind === 'list' ? 'list' : 'item');
   return { $ref: `#/components/schemas/${components[answers]}` };
@@ -108,6 +125,8 @@ function operation(route: Route, method: string): Record<string, unknown> {
   const writes = method !== 'get';
   if (writes) parameters.push(IDEMPOTENCY_KEY);
   return {
+    tags: [collectionOf(route)],
+    operationId: operationId(route, method),
     summary: route.summary,
     ...(parameters.length ? { parameters } : {}),
     ...(inBody && Object.keys(properties).length ? {

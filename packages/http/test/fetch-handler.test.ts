@@ -874,6 +874,31 @@ describe('/doc (§7.2)', () => {
     for (const [path, item] of Object.entries(paths as Record<string, Record<string, unknown>>)) expect(item, path).toHaveProperty('get');
   });
 
+  it('carries an entity tag, and answers 304 to a client that has the document', async () => {
+    const handler = await setup();
+    const first = await send(handler, '/doc');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const again = await send(handler, '/doc', { headers: { 'if-none-match': etag } });
+    expect([again.status, again.text, again.headers.get('etag')]).toEqual([304, '', etag]);
+    expect((await send(handler, '/doc', { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+  });
+
+  it('groups the operations by resource (a tag each) and names each with a unique operationId', async () => {
+    const handler = await setup();
+    const { paths } = (await send(handler, '/doc')).json as { paths: Record<string, Record<string, { tags: string[]; operationId: string }>> };
+    const operations = Object.entries(paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, ...op })));
+    const tagged = (tag: string) => operations.filter((o) => o.tags.join() === tag).map((o) => `${o.method.toUpperCase()} ${o.path}`);
+    expect(new Set(operations.map((o) => o.tags.join()))).toEqual(new Set(['doc', 'events', 'venues', 'organizers', 'categories', 'tags', 'changes', 'webhooks']));
+    expect(tagged('tags')).toEqual(['GET /tags', 'POST /tags', 'GET /tags/{id}', 'POST /tags/{id}', 'PUT /tags/{id}', 'PATCH /tags/{id}', 'DELETE /tags/{id}']);
+    expect(tagged('events')).toEqual(expect.arrayContaining(['GET /events', 'GET /events.ics', 'GET /events/by-slug/{slug}.ics', 'DELETE /events/{id}']));
+    const ids = operations.map((o) => o.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(paths['/events']!.get!.operationId).toBe('events.list');
+    expect([paths['/events/{id}']!.post!.operationId, paths['/events/{id}']!.put!.operationId]).toEqual(['events.update.post', 'events.update.put']);
+  });
+
   it('documents the GET /events query parameters with the JSON schemas of their valibot validators', async () => {
     const handler = await setup();
     const { parameters: all } = (await send(handler, '/doc')).json.paths['/events'].get;

@@ -372,6 +372,14 @@ describe('toNodeHandler in node:http', () => {
       const body = await readJson(await fetch(`${api}/events/12`, { headers: forwarded }));
       expect(body.rest_url).toBe(`https://cal.example.org${NS}/events/12`);
     });
+
+    it('builds URLs on the public origin it is given, whatever Host and X-Forwarded-* say', async () => {
+      const api = await serveApi({}, { origin: 'https://events.example.net', trustProxy: true });
+      const body = await readJson(await fetch(`${api}/events/12`, { headers: forwarded }));
+      expect([body.rest_url, body.url]).toEqual([`https://events.example.net${NS}/events/12`, expect.stringMatching(/^https:\/\/events\.example\.net\/event\//)]);
+      const list = await readJson(await fetch(`${api}/events?per_page=1`));
+      expect(list.next_rest_url).toMatch(/^https:\/\/events\.example\.net\//);
+    });
   });
 
   describe('any fetch handler', () => {

@@ -1,12 +1,13 @@
 // schema.org JSON-LD of single reads (behaviour reference: "json_ld (single GET only)").
 import type { CurrencyDefaults } from '../domain/cost';
 import { costValues } from '../domain/cost';
-import { plainText, renderContent } from '../domain/text';
+import { decodedText, plainText, renderContent } from '../domain/text';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../model/records';
 import { ruleParts, untilInstant } from '../recurrence/expand';
 import { formatWall, parseWall } from '../time/wall-clock';
 import { formatOffset, instantToWall, resolveZone, wallToInstant } from '../time/zone';
 import { postUrl, type LinkBase } from './links';
+import type { EventJson } from './schemas';
 
 /** A schema.org object. */
 type Ld = { '@type': string; [key: string]: unknown };
@@ -51,6 +52,45 @@ export function eventJsonLd({ links, event, venue, organizer, currency }: EventJ
   }
   out.performer = 'Organization';
   return out;
+}
+
+/**
+ * The JSON-LD of an event's public page: the API's `json_ld` (built above, as the reference
+ * builds it) made to meet Google's event rich-result rules where the reference's form falls
+ * short: the https vocabulary, texts with their character references decoded (`&#8211;` is
+ * a dash), every organizer the event shows (not the first alone), an offer's currency read
+ * from the cost's own symbol where it names one currency (`€15` is EUR, not the site's
+ * default), its availability as a schema.org term (`InStock`, not `inStock`), and no
+ * `performer` (the reference's literal "Organization" names nobody). Undefined when the event
+ * carries no `json_ld` (a read that may not show it).
+ */
+export function eventPageJsonLd(event: EventJson): Ld | undefined {
+  const ld = event.json_ld;
+  if (!ld) return undefined;
+  const { performer: _nobody, ...page } = ld;
+  const organizers = event.organizer.flatMap((o) => (o.json_ld ? [o.json_ld] : []));
+  const offers = page.offers as Record<string, unknown> | undefined;
+  const text = (key: string) => (typeof page[key] === 'string' ? { [key]: decodedText(page[key]) } : {});
+  return {
+    ...page,
+    '@context': 'https://schema.org',
+    ...text('name'),
+    ...text('description'),
+    ...(organizers.length > 1 ? { organizer: organizers } : {}),
+    ...(offers ? {
+      offers: { ...offers, priceCurrency: currencyOf(event.cost_details) ?? offers.priceCurrency, availability: 'https://schema.org/InStock' },
+    } : {}),
+  };
+}
+
+/** Symbols that name one currency (`$` names many). */
+const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = { '€': 'EUR', '£': 'GBP', '₹': 'INR', '₩': 'KRW', '₪': 'ILS', '₺': 'TRY', '₽': 'RUB', '₴': 'UAH', 'Fr.': 'CHF', 'CHF': 'CHF' };
+
+/** The ISO 4217 code of an event's cost: its own code, else what its symbol names (`EUR`, `€`), else none. */
+function currencyOf(details: EventJson['cost_details']): string | undefined {
+  if (details.currency_code) return details.currency_code;
+  const symbol = details.currency_symbol.trim();
+  return CURRENCY_SYMBOLS[symbol] ?? (/^[A-Z]{3}$/.test(symbol) ? symbol : undefined);
 }
 
 export function venueJsonLd(links: LinkBase, venue: VenueRecord): Ld {

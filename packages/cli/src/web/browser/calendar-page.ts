@@ -1,19 +1,26 @@
 // The calendar page in the browser (bundled into dist/web/calendar-page.global.js by this
-// package's build): FullCalendar's month and list views fed by the API through @evcal/client,
-// filters by category and venue, and an event's details in a dialog. The server puts the API
-// root, the language, the calendar's today and the page's texts in #evcal-page.
+// package's build): FullCalendar's month view and a paged list of upcoming events with their
+// places, both fed by the API through @evcal/client, filters by category and venue, and an
+// event's details in a dialog linking its page. The server puts the API root, the language
+// (and the site's default one), the calendar's today and the page's texts in #evcal-page.
 import { createEvcalClient, type Event, type Venue } from '@evcal/client';
 import { Calendar, type EventInput, type EventSourceFuncArg } from '@fullcalendar/core';
 import allLocales from '@fullcalendar/core/locales-all';
 import dayGridPlugin from '@fullcalendar/daygrid';
-import listPlugin from '@fullcalendar/list';
+import { eventStart, eventWhen } from '../event-when';
+import { inLanguage } from '../language-address';
+import { isRedacted } from '../redaction';
 
 interface PageConfig {
   readonly apiRoot: string;
   readonly language: string;
   readonly today: string;
+  readonly defaultLanguage: string;
   readonly texts: Readonly<Record<string, string>>;
 }
+
+/** Upcoming events the list shows at a time. */
+const PER_PAGE = 10;
 
 const config = readConfig();
 const texts = (key: string) => config.texts[key] ?? key;
@@ -21,9 +28,13 @@ const client = createEvcalClient({ baseUrl: new URL(config.apiRoot, window.locat
 const categorySelect = element('category', HTMLSelectElement);
 const venueSelect = element('venue', HTMLSelectElement);
 const status = element('status', HTMLParagraphElement);
+const monthButton = element('view-month', HTMLButtonElement);
+const listButton = element('view-list', HTMLButtonElement);
+const upcoming = element('upcoming', HTMLElement);
+let listPage = 1;
 
 const calendar = new Calendar(element('calendar', HTMLElement), {
-  plugins: [dayGridPlugin, listPlugin],
+  plugins: [dayGridPlugin],
   locales: allLocales,
   locale: config.language,
   // Events are shown at their own wall-clock times (`start_date` in the event's time zone), as
@@ -32,9 +43,20 @@ const calendar = new Calendar(element('calendar', HTMLElement), {
   initialView: 'dayGridMonth',
   initialDate: config.today,
   now: config.today,
-  headerToolbar: { left: 'prev,next today', center: 'title', right: 'dayGridMonth,listMonth' },
-  dayMaxEvents: true,
-  events: loadEvents,
+  // Title, then the moves: wraps onto two lines on a narrow screen rather than overflowing it.
+  headerToolbar: { start: 'title', end: 'today prev,next' },
+  // Dark enough for white text to be read (WCAG AA).
+  eventColor: '#1d4f91',
+  // A few events a day, then "+n more": a day's cell grows to show them rather than hiding them all on a small screen.
+  dayMaxEvents: 3,
+  // The month as tall as its weeks need: no scrolling box inside the page.
+  height: 'auto',
+  events: loadMonth,
+  // A day's cell is named by its date alone, while it also shows its events: named by what it
+  // shows instead (axe: label-content-name-mismatch).
+  dayCellDidMount: ({ el }) => el.removeAttribute('aria-labelledby'),
+  // The arrows are drawn by icons; the buttons are named by their titles ("Previous month").
+  datesSet: hideIcons,
   eventClick: ({ event, jsEvent }) => {
     jsEvent.preventDefault();
     const data: unknown = event.extendedProps.evcal;
@@ -42,37 +64,93 @@ const calendar = new Calendar(element('calendar', HTMLElement), {
   },
 });
 calendar.render();
+hideIcons();
 void fillFilters();
-for (const select of [categorySelect, venueSelect]) select.addEventListener('change', () => calendar.refetchEvents());
+for (const select of [categorySelect, venueSelect]) {
+  select.addEventListener('change', () => {
+    listPage = 1;
+    refresh();
+  });
+}
+monthButton.addEventListener('click', () => showView('month'));
+listButton.addEventListener('click', () => showView('list'));
+element('upcoming-previous', HTMLButtonElement).addEventListener('click', () => void loadList(listPage - 1));
+element('upcoming-next', HTMLButtonElement).addEventListener('click', () => void loadList(listPage + 1));
 
-/** Every event of the visible range (all pages), with the chosen filters. */
-async function loadEvents(range: EventSourceFuncArg): Promise<EventInput[]> {
+function showView(view: 'month' | 'list'): void {
+  const list = view === 'list';
+  monthButton.setAttribute('aria-pressed', String(!list));
+  listButton.setAttribute('aria-pressed', String(list));
+  element('calendar', HTMLElement).hidden = list;
+  upcoming.hidden = !list;
+  if (list) void loadList(listPage);
+  else calendar.updateSize();
+}
+
+function refresh(): void {
+  if (upcoming.hidden) calendar.refetchEvents();
+  else void loadList(1);
+}
+
+/** The chosen filters, as list parameters. */
+function filters(): { categories?: string[]; venue?: string[] } {
+  return {
+    ...(categorySelect.value ? { categories: [categorySelect.value] } : {}),
+    ...(venueSelect.value ? { venue: [venueSelect.value] } : {}),
+  };
+}
+
+/** Every event of the visible month (all pages), with the chosen filters. */
+async function loadMonth(range: EventSourceFuncArg): Promise<EventInput[]> {
   status.hidden = true;
-  const category = categorySelect.value;
-  const venue = venueSelect.value;
   try {
     const events: EventInput[] = [];
-    for await (const event of client.all('/events', {
-      start_date: range.startStr.slice(0, 10),
-      end_date: dayBefore(range.endStr.slice(0, 10)),
-      per_page: 50,
-      ...(category ? { categories: [category] } : {}),
-      ...(venue ? { venue: [venue] } : {}),
-    })) {
+    for await (const event of client.all('/events', { start_date: range.startStr.slice(0, 10), end_date: dayBefore(range.endStr.slice(0, 10)), per_page: 50, ...filters() })) {
       events.push({
         id: String(event.id),
         title: plainText(event.title),
         start: event.start_date.replace(' ', 'T'),
         end: event.end_date.replace(' ', 'T'),
         allDay: event.all_day === true,
-        url: event.url,
+        url: pageOf(event.url),
         extendedProps: { evcal: event },
       });
     }
     return events;
   } catch (error) {
-    status.textContent = texts('loadFailed');
-    status.hidden = false;
+    failed();
+    throw error;
+  }
+}
+
+/** A page of upcoming events (from today on), with their places. */
+async function loadList(page: number): Promise<void> {
+  status.hidden = true;
+  try {
+    const pages = client.pages('/events', { start_date: config.today, page: Math.max(1, page), per_page: PER_PAGE, ...filters() });
+    const first = (await pages.next()).value;
+    await pages.return(undefined);
+    if (!first) return;
+    listPage = Math.max(1, page);
+    // Password-protected events, which lists show redacted, have no page to link.
+    const items = first.items.filter((event) => !isRedacted(event, 'event')).map((event) => {
+      const li = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = pageOf(event.url);
+      link.textContent = plainText(event.title);
+      li.append(link, line('when', eventStart(event, config.language, config.today.slice(0, 4))));
+      const place = venuesOf(event).map((v) => [v.venue, v.city].filter((x) => typeof x === 'string' && x !== '').map(String).map(plainText).join(', ')).filter(Boolean).join('; ');
+      if (place) li.append(line('where', place));
+      return li;
+    });
+    if (items.length === 0) items.push(Object.assign(document.createElement('li'), { textContent: texts('noEvents') }));
+    element('upcoming-list', HTMLElement).replaceChildren(...items);
+    const pagesTotal = Math.max(1, first.totalPages);
+    element('upcoming-page', HTMLElement).textContent = texts('pageOf').replace('{page}', String(listPage)).replace('{pages}', String(pagesTotal));
+    element('upcoming-previous', HTMLButtonElement).disabled = listPage <= 1;
+    element('upcoming-next', HTMLButtonElement).disabled = listPage >= pagesTotal;
+  } catch (error) {
+    failed();
     throw error;
   }
 }
@@ -100,21 +178,16 @@ function showDetails(event: Event): void {
     dd.append(value);
     fields.append(dt, dd);
   };
-  add(texts('when'), when(event));
-  const venues: Venue[] = Array.isArray(event.venue) ? event.venue : [event.venue];
-  add(texts('where'), venues.map((v) => [v.venue, v.address, v.city, v.country].filter((x) => typeof x === 'string' && x !== '').join(', ')).filter(Boolean).join('; '));
+  add(texts('when'), eventWhen(event, config.language, texts('allDay')));
+  add(texts('where'), venuesOf(event).map((v) => [v.venue, v.address, v.city, v.country].filter((x) => typeof x === 'string' && x !== '').join(', ')).filter(Boolean).join('; '));
   add(texts('organizers'), event.organizer.map((o) => (typeof o.organizer === 'string' ? plainText(o.organizer) : '')).filter(Boolean).join(', '));
   add(texts('categories'), event.categories.map((c) => plainText(c.name)).join(', '));
   add(texts('cost'), event.cost);
-  if (event.website) {
-    const site = link(event.website, event.website, 'website');
-    site.rel = 'noopener';
-    add(texts('website'), site);
-  }
-  // The description is HTML written by the calendar's editors: shown as text.
+  // The description is HTML written by the calendar's editors: shown as text (its page shows it sanitised).
   element('details-description', HTMLElement).textContent = plainText(event.description);
+  element('details-page', HTMLAnchorElement).href = pageOf(event.url);
   element('details-ics', HTMLAnchorElement).href = `${config.apiRoot}/events/${event.id}.ics`;
-  showFeeds(event, venues);
+  showFeeds(event, venuesOf(event));
   dialog.showModal();
 }
 
@@ -134,7 +207,7 @@ function showFeeds(event: Event, venues: readonly Venue[]): void {
     const address = new URL(`${config.apiRoot}/events.ics`, window.location.href);
     for (const [key, value] of Object.entries(query)) address.searchParams.set(key, value);
     const item = document.createElement('li');
-    item.append(label, link(`webcal://${address.host}${address.pathname}${address.search}`, texts('subscribeWebcal'), 'webcal'), link(address.href, texts('feedAddress'), 'feed'));
+    item.append(label, link(`webcal://${address.host}${address.pathname}${address.search}`, texts('subscribe'), 'webcal'), link(address.href, texts('feedAddress'), 'feed'));
     return item;
   }));
 }
@@ -147,18 +220,32 @@ function link(href: string, text: string, className: string): HTMLAnchorElement 
   return a;
 }
 
-/** The event's dates in the page's language, at the event's own wall-clock times. */
-function when(event: Event): string {
-  const day = { dateStyle: 'full', timeZone: 'UTC' } as const;
-  const time = { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' } as const;
-  const start = new Date(`${event.start_date.replace(' ', 'T')}Z`);
-  const end = new Date(`${event.end_date.replace(' ', 'T')}Z`);
-  const format = new Intl.DateTimeFormat(config.language, event.all_day === true ? day : time);
-  const range = format.formatRange(start, end);
-  return event.all_day === true ? `${range} (${texts('allDay')})` : `${range} (${event.timezone})`;
+// ---- helpers ----
+
+function hideIcons(): void {
+  for (const icon of document.querySelectorAll('#calendar .fc-icon')) icon.setAttribute('aria-hidden', 'true');
 }
 
-// ---- helpers ----
+/** An event's page in the page's language. */
+function pageOf(url: string): string {
+  return inLanguage(url, window.location.origin, config.language, config.defaultLanguage);
+}
+
+function venuesOf(event: Event): Venue[] {
+  return Array.isArray(event.venue) ? event.venue : [event.venue];
+}
+
+function line(className: string, text: string): HTMLElement {
+  const span = document.createElement('span');
+  span.className = className;
+  span.textContent = text;
+  return span;
+}
+
+function failed(): void {
+  status.textContent = texts('loadFailed');
+  status.hidden = false;
+}
 
 function readConfig(): PageConfig {
   const parsed: unknown = JSON.parse(document.getElementById('evcal-page')?.textContent ?? '{}');
@@ -169,6 +256,7 @@ function readConfig(): PageConfig {
     apiRoot: String(get('apiRoot') ?? '/cal/events/v1'),
     language: String(get('language') ?? 'en'),
     today: String(get('today') ?? new Date().toISOString().slice(0, 10)),
+    defaultLanguage: String(get('defaultLanguage') ?? 'en'),
     texts: typeof textsValue === 'object' && textsValue !== null ? Object.fromEntries(Object.entries(textsValue).map(([k, v]) => [k, String(v)])) : {},
   };
 }
