@@ -93,7 +93,7 @@ export const SERVE_OPTIONS = {
     kind: 'boolean', serveOnly: true,
     help: 'deliver to private, loopback and link-local addresses too (a\nreceiver on this machine or network); refused by default (SSRF)',
   },
-  demo: { kind: 'boolean', help: 'load a small demo calendar into an empty storage, and print an\nadministrator token', serveOnly: true },
+  demo: { kind: 'boolean', help: 'load a small demo calendar into an empty storage; without an\nadministrator, make one ("admin") and print its token once', serveOnly: true },
 } as const satisfies Record<string, OptionSpec>;
 
 export type ServeOptionName = keyof typeof SERVE_OPTIONS;
