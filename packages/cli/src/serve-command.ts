@@ -111,7 +111,7 @@ export async function runServe(args: readonly string[], help: string): Promise<n
  * logs): the administrator's token when this start made it, and how to make another.
  */
 function demoNotice(admin: DemoAdministrator, apiRoot: string, storage: string): string {
-  const another = `npx evcal tokens create --user ${admin.name} --storage ${redact(storage)}`;
+  const another = `npx @evcal/cli tokens create --user ${admin.name} --storage ${redact(storage)}`;
   if (admin.token === undefined) {
     return `Demo calendar ready. Its administrator is user ${admin.id} "${admin.name}", whose token was printed when it was made;\n`
       + `a new one: ${another}\n`;

@@ -26,7 +26,7 @@ describe('evcal serve --demo', { timeout: 60_000 }, () => {
     const storage = `sqlite:${db}`;
 
     const first = await startServe(['--demo', '--storage', storage]);
-    await expect.poll(() => first.stderr(), { timeout: 20_000 }).toMatch(/A new one: npx evcal tokens create --user admin --storage sqlite:/);
+    await expect.poll(() => first.stderr(), { timeout: 20_000 }).toMatch(/A new one: npx @evcal\/cli tokens create --user admin --storage sqlite:/);
     const token = TOKEN_RE.exec(first.stderr())?.[1];
     expect(token).toBeDefined();
     expect(first.stderr()).toContain(`--storage ${storage}`);
@@ -37,7 +37,7 @@ describe('evcal serve --demo', { timeout: 60_000 }, () => {
     const second = await startServe(['--demo', '--storage', storage]);
     await expect.poll(() => second.stderr(), { timeout: 20_000 }).toMatch(/user 1 "admin", whose token was printed when it was made/);
     expect(second.stderr()).not.toMatch(/evcal_/);
-    expect(second.stderr()).toContain(`a new one: npx evcal tokens create --user admin --storage ${storage}`);
+    expect(second.stderr()).toContain(`a new one: npx @evcal/cli tokens create --user admin --storage ${storage}`);
     // The first start's token still acts as the administrator.
     expect(await createEvent(second.api, token!)).toBe(201);
     second.child.kill('SIGTERM');
