@@ -9,4 +9,5 @@ export const projects = [
   'packages/http',
   'packages/client',
   'packages/cli',
+  'test',
 ];
