@@ -72,7 +72,10 @@ export const SERVE_OPTIONS = {
     kind: 'boolean', serveOnly: true,
     help: 'behind one reverse proxy you control: client addresses from the\nlast X-Forwarded-For entry, URLs from X-Forwarded-Proto and -Host',
   },
-  'log-level': { kind: 'string', value: '<level>', help: 'debug, info, warn or error (default info); info logs each request', serveOnly: true },
+  'log-level': {
+    kind: 'string', value: '<level>', serveOnly: true,
+    help: 'debug, info, warn or error (default info); info logs each request,\ndebug also the stack trace of an error that stops the server',
+  },
   'shutdown-timeout': {
     kind: 'integer', value: '<seconds>', min: 0, serveOnly: true,
     help: 'on SIGTERM or SIGINT, how long requests in flight may take to\nfinish (default 10)',
