@@ -48,15 +48,16 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts a process and resolves once `ready` matches its output; killed in afterAll. */
-function startProcess(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; ready: RegExp }): Promise<{ child: ChildProcess; output: () => string }> {
+/** Starts a process and resolves once `ready` matches its output (at once without it); killed in afterAll. */
+function startProcess(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; ready?: RegExp }): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(command, args, { cwd: options.cwd, env: options.env });
   started.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
+    if (!options.ready) resolve({ child, output: () => output });
     const seen = (c: Buffer) => {
       output += c.toString();
-      if (options.ready.test(output)) resolve({ child, output: () => output });
+      if (options.ready?.test(output)) resolve({ child, output: () => output });
     };
     child.stdout!.on('data', seen);
     child.stderr!.on('data', seen);
@@ -121,10 +122,12 @@ describe('in an app that installed the packed packages', { timeout: 120_000 }, (
     expect(more).toEqual([]);
     const port = await freePort();
     const server = await startProcess(process.execPath, [join(app.dir, 'dist', `${blockName(block!)}.js`)], {
-      cwd: app.dir, env: { ...process.env, PORT: String(port), ADMIN_TOKEN: 'docs-test-admin' }, ready: /Jazz Night/,
+      cwd: app.dir, env: { ...process.env, PORT: String(port), ADMIN_TOKEN: 'docs-test-admin' },
     });
     const api = `http://127.0.0.1:${port}/api/cal/events/v1`;
     await expect.poll(async () => (await fetch(`${api}/events`).catch(() => undefined))?.status, { timeout: 30_000 }).toBe(200);
+    // What it created, in the list it printed and in the list it serves.
+    expect(server.output()).toMatch(/ 20:00:00 Jazz Night/);
     const listed = await (await fetch(`${api}/events`)).json() as { events: { title: string }[] };
     expect(listed.events.map((e) => e.title)).toEqual(['Jazz Night']);
     const created = await fetch(`${api}/events`, {
