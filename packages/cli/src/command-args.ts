@@ -46,9 +46,9 @@ export function options(args: readonly string[], spec: OptionSpec, positionals =
 
 /** Refuses an action (`evcal users <action>`) that is not one of `actions`, naming the nearest. */
 export function checkAction<A extends string>(action: string | undefined, actions: readonly A[]): asserts action is A {
-  if (action !== undefined && (actions as readonly string[]).includes(action)) return;
-  const near = action === undefined ? undefined : nearest(action, actions);
   if (action === undefined) throw new UsageError(`give an action: ${actions.join(', ')}`);
+  if ((actions as readonly string[]).includes(action)) return;
+  const near = nearest(action, actions);
   throw new UsageError(`unknown action "${action}"; ${near ? `did you mean "${near}"?` : `the actions are ${actions.join(', ')}`}`);
 }
 
