@@ -3,7 +3,7 @@
 // the workspace that installed the packed packages (packed-app.ts), against a real
 // `evcal serve --demo` from that install. A change that breaks an example fails here.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,9 +31,14 @@ describe('the code blocks of the docs', () => {
   });
 
   it.each(of('toml').map((b) => [where(b), b] as const))('%s is a valid evcal serve --config file', (_where, block) => {
-    const file = join(mkdtempSync(join(tmpdir(), 'evcal-docs-toml-')), 'evcal.toml');
+    const dir = mkdtempSync(join(tmpdir(), 'evcal-docs-toml-'));
+    const file = join(dir, 'evcal.toml');
     writeFileSync(file, block.code, { mode: 0o600 });
-    expect(Object.keys(readConfigFile(file, SERVE_OPTIONS)).length).toBeGreaterThan(0);
+    try {
+      expect(Object.keys(readConfigFile(file, SERVE_OPTIONS)).length).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -87,8 +92,13 @@ describe('in an app that installed the packed packages', { timeout: 120_000 }, (
     compiled = await app.compile(Object.fromEntries(of('compile', 'run', 'serves').map((b) => [blockName(b), local(b)])), { emit: true });
   }, 600_000);
 
-  afterAll(() => {
-    for (const child of started) if (child.exitCode === null) child.kill('SIGTERM');
+  afterAll(async () => {
+    await Promise.all(started.map((child) => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve()).kill('SIGTERM');
+    })));
+    // The app holds its own node_modules: some 130 MB a run.
+    for (const dir of [app?.dir, work]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
 
