@@ -8,8 +8,9 @@
 # dependency `better-sqlite3-napi`, a Node-API build; see packages/sql/src/sqlite-driver.ts),
 # as an install on that Node would. `npm ci` on this machine's Node 20 skips it (it needs Node
 # 22), so it is put in place here from the version the lockfile names, and taken away at the
-# end, whatever happens. Run after `npm ci && npm run build`. `--conformance-only` runs only
-# the conformance suite on memory (no native module is loaded there).
+# end, whatever happens. Run after `npm ci && npm run build` and the examples' install
+# (`npm run test:examples`). `--conformance-only` runs only the conformance suite on memory
+# (no native module is loaded there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,7 +62,11 @@ for major in "${majors[@]}"; do
     # PostgreSQL is left to the machine's Node: its driver (pg) is plain JavaScript, and its
     # tests are the slowest third of the suite; SQLite, node:http, fetch, Intl and the rest run here.
     echo "== Node $(node --version): unit tests (PostgreSQL's run on the machine's Node only)"
-    env -u EVCAL_TEST_POSTGRES_URL npx vitest run
+    # The docs' code blocks (project docs) pack and install the packages: they run under the
+    # machine's Node, the oldest `engines` allows, which is what their --engine-strict checks.
+    env -u EVCAL_TEST_POSTGRES_URL npx vitest run --project '!docs'
+    echo "== Node $(node --version): the examples' tests"
+    npx vitest run --root examples
     echo "== Node $(node --version): conformance suite on memory"
     node scripts/conformance.mjs
   )

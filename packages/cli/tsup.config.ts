@@ -1,15 +1,15 @@
-import { defineConfig } from 'tsup';
-import { library } from '../../tsup.shared.ts';
+import { defineConfig, type Options } from 'tsup';
+import { forRun, library } from '../../tsup.shared.ts';
 
-export default defineConfig([
-  // `shims`: the page handler finds its files through import.meta.url in the CommonJS build too.
-  { ...library, shims: true },
-  {
-    // The `evcal` executable: ESM only, with its shebang.
-    entry: { cli: 'src/cli.ts' },
-    format: ['esm'],
-    sourcemap: true,
-    target: library.target,
-    banner: { js: '#!/usr/bin/env node' },
-  },
-]);
+/** The `evcal` executable: ESM only, with its shebang. */
+const executable: Options = {
+  entry: { cli: 'src/cli.ts' },
+  format: ['esm'],
+  sourcemap: true,
+  target: library.target,
+  banner: { js: '#!/usr/bin/env node' },
+};
+
+// `shims`: the page handler finds its files through import.meta.url in the CommonJS build too.
+// A build for running only (EVCAL_BUILD=run) makes the executable alone.
+export default defineConfig(forRun ? [executable] : [{ ...library, shims: true }, executable]);

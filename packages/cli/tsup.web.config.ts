@@ -13,4 +13,8 @@ export default defineConfig({
   sourcemap: false,
   clean: false,
   noExternal: [/.*/],
+  // @evcal/client from its sources, as the tests read it: the page is built without building the client first.
+  esbuildOptions(options) {
+    options.conditions = ['@evcal/source'];
+  },
 });

@@ -2,13 +2,14 @@
 // command line. A token is printed once, alone on stdout (so `$(evcal tokens create …)`
 // captures it), with what it is on stderr; only its hash is stored.
 import { createAccounts, isAccountError, type Accounts, type Storage, type TokenRecord, type UserRecord } from '@evcal/core';
-import { options, STORAGE_ARGS, storageOf, UsageError, type OptionValues } from './command-args';
+import { checkAction, options, STORAGE_ARGS, storageOf, UsageError, type OptionValues } from './command-args';
 import { openStorage, redact } from './storage-url';
 
 export async function runUsers(args: readonly string[], help: string): Promise<number> {
   const [verb, ...rest] = args;
   const { values, positionals } = options(rest, { ...STORAGE_ARGS, role: { type: 'string' }, id: { type: 'string' }, json: { type: 'boolean' } }, true);
   if (verb === undefined || verb === '-h' || verb === '--help' || values.help) return usage(help, verb === undefined);
+  checkAction(verb, ['add', 'list', 'set-role', 'remove']);
   return withAccounts(values, async (accounts) => {
     switch (verb) {
       case 'add': {
@@ -39,8 +40,6 @@ export async function runUsers(args: readonly string[], help: string): Promise<n
         process.stdout.write(`removed user ${user.id} ${JSON.stringify(user.name)} and ${tokens} token${tokens === 1 ? '' : 's'}\n`);
         return 0;
       }
-      default:
-        throw new UsageError(`unknown users command "${verb}": add, list, set-role or remove`);
     }
   });
 }
@@ -51,6 +50,7 @@ export async function runTokens(args: readonly string[], help: string, now: () =
     ...STORAGE_ARGS, user: { type: 'string' }, expires: { type: 'string' }, basic: { type: 'boolean' }, label: { type: 'string' }, json: { type: 'boolean' },
   }, true);
   if (verb === undefined || verb === '-h' || verb === '--help' || values.help) return usage(help, verb === undefined);
+  checkAction(verb, ['create', 'list', 'revoke']);
   return withAccounts(values, async (accounts) => {
     switch (verb) {
       case 'create': {
@@ -91,8 +91,6 @@ export async function runTokens(args: readonly string[], help: string, now: () =
         }
         return 0;
       }
-      default:
-        throw new UsageError(`unknown tokens command "${verb}": create, list or revoke`);
     }
   });
 }

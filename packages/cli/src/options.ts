@@ -76,7 +76,10 @@ export const SERVE_OPTIONS = {
     kind: 'string', value: '<origin>', serveOnly: true,
     help: 'the public origin, e.g. https://cal.example.org: every URL the\nserver writes (API links, event pages, canonical URLs, the sitemap,\nfeeds) names it, whatever the request\'s Host says',
   },
-  'log-level': { kind: 'string', value: '<level>', help: 'debug, info, warn or error (default info); info logs each request', serveOnly: true },
+  'log-level': {
+    kind: 'string', value: '<level>', serveOnly: true,
+    help: 'debug, info, warn or error (default info); info logs each request,\ndebug also the stack trace of an error that stops the server',
+  },
   'shutdown-timeout': {
     kind: 'integer', value: '<seconds>', min: 0, serveOnly: true,
     help: 'on SIGTERM or SIGINT, how long requests in flight may take to\nfinish (default 10)',
@@ -117,7 +120,7 @@ export const SERVE_OPTIONS = {
     kind: 'boolean', serveOnly: true,
     help: 'deliver to private, loopback and link-local addresses too (a\nreceiver on this machine or network); refused by default (SSRF)',
   },
-  demo: { kind: 'boolean', help: 'load a small demo calendar into an empty storage, and print an\nadministrator token', serveOnly: true },
+  demo: { kind: 'boolean', help: 'load a small demo calendar into an empty storage; without an\nadministrator, make one ("admin") and print its token once', serveOnly: true },
 } as const satisfies Record<string, OptionSpec>;
 
 export type ServeOptionName = keyof typeof SERVE_OPTIONS;

@@ -1,10 +1,10 @@
 // `evcal serve` from the command line: options from flags, the environment and a config file
 // (options.ts), checked with messages that name where each value came from; then the server,
 // stopped gracefully on SIGTERM or SIGINT.
-import { randomBytes } from 'node:crypto';
 import { isValidZoneName } from '@evcal/core';
 import { LANGUAGES } from '@evcal/http';
 import { options, UsageError } from './command-args';
+import type { DemoAdministrator } from './demo-account';
 import { demoDataset } from './demo-dataset';
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger';
 import { argSpec, ConfigError, resolveOptions, SERVE_OPTIONS, type ResolvedOptions, type ServeOptionName } from './options';
@@ -47,11 +47,6 @@ export async function runServe(args: readonly string[], help: string): Promise<n
     throw new UsageError((e as Error).message.replace(/^--user/, o<string[]>('user')!.source));
   }
   const demo = o<boolean>('demo')?.value === true;
-  let demoToken: string | undefined;
-  if (demo && !users.some((u) => u.role === 'administrator')) {
-    demoToken = process.env.EVCAL_ADMIN_TOKEN || randomBytes(18).toString('base64url');
-    users.push({ id: 1, role: 'administrator', token: demoToken });
-  }
   const languagesOption = o<string>('languages');
   const languages = languagesOption?.value.split(',').map((l) => l.trim());
   for (const language of languages ?? []) {
@@ -82,7 +77,7 @@ export async function runServe(args: readonly string[], help: string): Promise<n
     ...(o<boolean>('require-if-match')?.value ? { requireIfMatch: true } : {}),
     ...(basePath !== undefined ? { basePath } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
-    ...(demo ? { dataset: demoDataset(now) } : {}),
+    ...(demo ? { dataset: demoDataset(now), demoAdministrator: !users.some((u) => u.role === 'administrator') } : {}),
     ...(o<boolean>('trust-proxy')?.value ? { trustProxy: true } : {}),
     ...(siteUrl !== undefined ? { siteUrl } : {}),
     ...(shutdownSeconds !== undefined ? { shutdownTimeoutMs: shutdownSeconds * 1000 } : {}),
@@ -116,12 +111,25 @@ export async function runServe(args: readonly string[], help: string): Promise<n
     origin: server.origin, ...(siteUrl !== undefined ? { site_url: siteUrl } : {}), page: `${server.origin}/`, api_reference: `${server.origin}/docs`, api_root: server.apiRoot, storage: redact(storage),
     ...(Object.keys(server.languageRoots).length ? { languages: server.languageRoots } : {}),
   });
-  if (demoToken) {
-    // On stderr, for the person at the terminal: a secret has no place in the logs.
-    process.stderr.write(`Demo calendar ready. Administrator token: ${demoToken}\n`
-      + `  curl -H "Authorization: Bearer ${demoToken}" ${server.apiRoot}/events\n`);
-  }
+  if (server.demoAdministrator) process.stderr.write(demoNotice(server.demoAdministrator, server.apiRoot, storage));
   return stopped;
+}
+
+/**
+ * What `--demo` tells the person at the terminal, on stderr (a secret has no place in the
+ * logs): the administrator's token when this start made it, and how to make another.
+ */
+function demoNotice(admin: DemoAdministrator, apiRoot: string, storage: string): string {
+  const another = `npx @evcal/cli tokens create --user ${admin.name} --storage ${redact(storage)}`;
+  if (admin.token === undefined) {
+    return `Demo calendar ready. Its administrator is user ${admin.id} "${admin.name}", whose token was printed when it was made;\n`
+      + `a new one: ${another}\n`;
+  }
+  const kept = storage === 'memory' || storage === 'memory:' ? 'gone when the server stops, as the memory storage is' : 'kept across restarts';
+  return `Demo calendar ready. Administrator token (user ${admin.id} "${admin.name}"; shown this once, stored only as a hash, ${kept}):\n`
+    + `  ${admin.token}\n`
+    + `  curl -H "Authorization: Bearer ${admin.token}" ${apiRoot}/events\n`
+    + `A new one: ${another}\n`;
 }
 
 /** `scheme://host[:port]`, as browsers send it in `Origin`. */

@@ -16,6 +16,7 @@ import {
 import { incomingMessageOf, toNodeHandler } from '@evcal/http/node';
 import { asBulkLoad } from './bulk-load';
 import { requestContextOf, requestIdHeader, withAccessLog, type RequestContext } from './access-log';
+import { ensureDemoAdministrator, type DemoAdministrator } from './demo-account';
 import { healthRoutes } from './health';
 import { createLogger, errorFields, type Logger } from './logger';
 import { DEFAULT_STORAGE, openStorage } from './storage-url';
@@ -36,6 +37,12 @@ export interface ServeOptions {
   readonly seed?: string;
   /** A dataset object loaded before listening (after `seed`) when the calendar is still empty. */
   readonly dataset?: unknown;
+  /**
+   * When the storage has no administrator, make one (`admin`) with a bearer token, kept in the
+   * storage like any account; `RunningServer.demoAdministrator` tells who it is, and the token
+   * when it was made by this start (`--demo`). @default false
+   */
+  readonly demoAdministrator?: boolean;
   readonly defaultPerPage?: number;
   readonly maxPerPage?: number;
   /** Freeze the clock at this instant. */
@@ -112,6 +119,8 @@ export interface RunningServer {
   readonly apiRoot: string;
   /** The API root of each language served with `languages`, e.g. `{ de: 'http://…/de/cal/events/v1' }`. */
   readonly languageRoots: Readonly<Record<string, string>>;
+  /** With `demoAdministrator`: the storage's administrator, and its token when this start made it. */
+  readonly demoAdministrator?: DemoAdministrator;
   /**
    * Stops accepting connections, lets requests in flight finish (up to `shutdownTimeoutMs`,
    * then cuts them), then closes the storage. Called again while stopping, cuts at once.
@@ -150,6 +159,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     // Loaded as a one-time bulk load (bulk-load.ts): what V8 learns from it would slow serving.
     const seed = options.seed;
     if (seed) await asBulkLoad(async () => calendar.importDataset(await readDataset(seed)));
+    // The demo's administrator first: it is the author of the demo's records.
+    const demoAdministrator = options.demoAdministrator ? await ensureDemoAdministrator(accounts) : undefined;
     if (options.dataset && (await storage.sequences.peek('post')) === 0) await asBulkLoad(() => calendar.importDataset(options.dataset));
     const basePath = options.basePath ?? '';
     const namespace = options.namespace ?? 'cal/events/v1';
@@ -267,6 +278,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       origin,
       apiRoot: `${origin}${basePath}/${namespace}`,
       languageRoots: Object.fromEntries(languages.map((l) => [l, `${origin}${basePath}/${l.toLowerCase()}/${namespace}`])),
+      ...(demoAdministrator ? { demoAdministrator } : {}),
       close: () => {
         if (closing) {
           // Asked again: cut what is still running.

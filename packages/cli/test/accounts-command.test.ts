@@ -29,7 +29,7 @@ describe('evcal users and tokens refuse', { timeout: 30_000 }, () => {
     [['users', 'add', 'ada', '--role', 'editor', '--storage', 'memory'], /a storage that keeps them/],
     [['users', 'add', 'ada', '--storage', 'sqlite::memory:'], /users add <name> --role <role>/],
     [['users', 'add', 'ada', '--role', 'wizard', '--storage', 'sqlite::memory:'], /unknown role "wizard"/],
-    [['users', 'frobnicate', '--storage', 'sqlite::memory:'], /unknown users command "frobnicate"/],
+    [['users', 'frobnicate', '--storage', 'sqlite::memory:'], /unknown action "frobnicate"/],
     [['tokens', 'create', '--user', 'nobody', '--storage', 'sqlite::memory:'], /no user "nobody"/],
     [['tokens', 'revoke', 'abcdefabcdef', '--storage', 'sqlite::memory:'], /no token "abcdefabcdef"/],
   ])('%j', async (args, message) => {

@@ -96,7 +96,7 @@ describe.skipIf(!OWN_CLUSTER || !HAS_PGBOUNCER)('evcal serve behind PgBouncer (t
 
   it('runs as the role docs/operations.md\'s GRANT script makes: serves, and imports in bulk (temporary tables)', async () => {
     const docs = readFileSync(`${REPO}/docs/operations.md`, 'utf8');
-    const script = /### The database role[\s\S]*?```sql\n([\s\S]*?)```/.exec(docs)?.[1];
+    const script = /### The database role[\s\S]*?```sql postgres\n([\s\S]*?)```/.exec(docs)?.[1];
     expect(script).toContain('GRANT');
     const { url } = await pooled('evcal', (cluster) => {
       cluster.psql('CREATE DATABASE evcal');

@@ -271,7 +271,7 @@ describe('evcal serve', { timeout: 30_000 }, () => {
   });
 
   describe('help', () => {
-    it.each([[['--help']], [['serve', '--help']], [['serve', '-h']]])('%j exits 0 and shows the flags and examples', (args) => {
+    it.each([[['serve', '--help']], [['serve', '-h']], [['help', 'serve']]])('%j exits 0 and shows the flags and examples', (args) => {
       const res = runCli(args);
       expect(res.status).toBe(0);
       expect(res.stdout).toContain('Examples');

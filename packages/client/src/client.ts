@@ -12,8 +12,12 @@ export interface EvcalClientOptions {
    * `https://example.org/de/cal/events/v1` for German messages.
    */
   readonly baseUrl: string;
-  /** Sent as `Authorization: Bearer <token>` with every request. @default none: anonymous */
-  readonly token?: string;
+  /**
+   * Sent as `Authorization: Bearer <token>` with every request; undefined or empty sends none
+   * (so `token: process.env.EVCAL_TOKEN` works under `exactOptionalPropertyTypes`).
+   * @default none: anonymous
+   */
+  readonly token?: string | undefined;
   /** Headers sent with every request (credentials of another scheme, a language…). @default {} */
   readonly headers?: Readonly<Record<string, string>>;
   /** The fetch to call. @default globalThis.fetch */
