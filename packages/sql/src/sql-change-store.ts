@@ -24,9 +24,23 @@ type Guard = <T>(fn: () => Promise<T>) => Promise<T>;
 /** Rows per INSERT: well below SQLite's limit on bound parameters. */
 const CHUNK = 400;
 
-export function sqlChangeLog(db: Db, write: Write, guard: Guard, statements: CompiledStatements): ChangeLog {
+/**
+ * Entries and deliveries a PostgreSQL write transaction keeps to write at its commit, numbered
+ * with its position (parallel-writes.ts); undefined where they are written at once (SQLite,
+ * whose transactions are numbered when they begin).
+ */
+export interface AtCommit {
+  readonly entries: ChangeEntry[];
+  readonly deliveries: WebhookDelivery[];
+}
+
+export function sqlChangeLog(db: Db, write: Write, guard: Guard, statements: CompiledStatements, atCommit?: AtCommit): ChangeLog {
   return {
     append: (entries) => write(async (tx) => {
+      if (atCommit) {
+        atCommit.entries.push(...entries);
+        return;
+      }
       for (let i = 0; i < entries.length; i += CHUNK) {
         const rows = entries.slice(i, i + CHUNK).map(changeRow);
         await statements.run(tx, `changes.append:${rows.length}`, rows.flatMap(Object.values), () => tx.insertInto('evcal_changes').values(rows));
@@ -60,7 +74,7 @@ export function sqlChangeLog(db: Db, write: Write, guard: Guard, statements: Com
   };
 }
 
-export function sqlWebhookStore(db: Db, d: SqlDialect, write: Write, guard: Guard, statements: CompiledStatements): WebhookStore {
+export function sqlWebhookStore(db: Db, d: SqlDialect, write: Write, guard: Guard, statements: CompiledStatements, atCommit?: AtCommit): WebhookStore {
   const endpoints = () => db.selectFrom('evcal_webhook_endpoints').selectAll();
   return {
     listEndpoints: () => guard(async () => (await statements.run(db, 'webhooks.endpoints', [], () => endpoints().orderBy('created').orderBy('id'))).rows.map(endpointRecord)),
@@ -80,6 +94,10 @@ export function sqlWebhookStore(db: Db, d: SqlDialect, write: Write, guard: Guar
       await tx.deleteFrom('evcal_webhook_endpoints').where('id', '=', id).execute();
     }),
     enqueue: (list) => write(async (tx) => {
+      if (atCommit) {
+        atCommit.deliveries.push(...list);
+        return;
+      }
       for (let i = 0; i < list.length; i += CHUNK) {
         await tx.insertInto('evcal_webhook_deliveries').values(list.slice(i, i + CHUNK).map(deliveryRow)).execute();
       }
@@ -155,7 +173,7 @@ export function sqlWebhookStore(db: Db, d: SqlDialect, write: Write, guard: Guar
 
 // ---- rows ----
 
-function changeRow(e: ChangeEntry): ChangesTable {
+export function changeRow(e: ChangeEntry): ChangesTable {
   return {
     change: e.change, seq: e.seq, kind: e.kind, record_id: e.id, action: e.action, revision: e.revision, at: e.at,
     status_before: e.before?.status ?? null, author_before: e.before?.authorId ?? null,
@@ -189,7 +207,7 @@ function endpointRecord(r: EndpointColumns): WebhookEndpointRecord {
   };
 }
 
-function deliveryRow(x: WebhookDelivery): WebhookDeliveriesTable {
+export function deliveryRow(x: WebhookDelivery): WebhookDeliveriesTable {
   return {
     endpoint_id: x.endpointId, change: x.change, seq: x.seq, message_id: x.messageId, record_key: x.recordKey, type: x.type, payload: x.payload,
     state: x.state, attempts: x.attempts, next_attempt_at: x.nextAttemptAt, leased_until: x.leasedUntil, last_attempt_at: x.lastAttemptAt,

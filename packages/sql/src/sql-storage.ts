@@ -3,11 +3,11 @@
 // afterwards in JavaScript. Term counts are read from evcal_term_counts, which triggers keep
 // (migrations.ts).
 //
-// Writes: every write transaction first advances the change counter (a row of
-// evcal_sequences). That row lock is held to the commit, so write transactions of every
-// process sharing the database run one after another from their first statement, and each
-// reads what the previous one committed (READ COMMITTED takes a fresh snapshot per
-// statement). A write outside a transaction is a transaction of its own.
+// Writes on SQLite: every write transaction first advances the change counter (a row of
+// evcal_sequences), and SQLite runs one writer at a time anyway (group commit below). On
+// PostgreSQL, write transactions run in parallel: what a write reads to change is locked, and
+// the counter advances at the commit, in a critical section as short as the commit
+// (parallel-writes.ts). A write outside a transaction is a transaction of its own.
 import type {
   EventCollection, EventQuery, EventRecord, LinkedPostCollection, LinkedPostQuery, OrganizerRecord, PostStatus,
   Storage, StorageTransaction, Taxonomy, TermCollection, TermQuery, TermRecord, VenueRecord,
@@ -30,6 +30,8 @@ import { sqlIdempotencyStore } from './idempotency-store';
 import { sqliteSearchIndexer, type SearchIndexerOptions } from './search-index';
 import { compiledStatements, type CompiledStatements } from './compiled-statements';
 import { foldCountsPostgres, startFoldingPostgres } from './migrations/0017-counts-folded-in-bulk';
+import { regclass } from './migrations/0020-parallel-writers';
+import { parallelWrites, pending, type Pending, type WriteNumber } from './parallel-writes';
 
 export interface SqlStorageOptions {
   /** The Kysely instance to use (its connections, pool and logging are the caller's). */
@@ -96,6 +98,11 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
   const LAST_CHANGE = root.selectFrom('evcal_sequences').select('value').where('name', '=', 'change').compile();
   const NEXT_CHANGE = root.updateTable('evcal_sequences').set((eb) => ({ value: eb('value', '+', 1) }))
     .where('name', '=', 'change').returning('value').compile();
+  // PostgreSQL: transactions numbered without a lock held to their commit (parallel-writes.ts).
+  const parallel = options.dialect === 'postgres' ? parallelWrites(tableId, root) : undefined;
+  // PostgreSQL: ids from sequences (migration 0020), which hold no lock to the commit either.
+  const idSequence = (name: string) => ({ name: regclass(options.schema, name), table: tableId(name) });
+  const ids = options.dialect === 'postgres' ? { post: idSequence('evcal_post_ids'), term: idSequence('evcal_term_ids') } : undefined;
 
   const readChange = () => guard(async () => Number((await root.executeQuery(LAST_CHANGE)).rows[0]!.value));
   const changeNow = options.dialect === 'sqlite' && options.sqliteDatabase ? sqliteChangeNow(options.sqliteDatabase, LAST_CHANGE) : undefined;
@@ -131,29 +138,53 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     };
     /** Term and day counts inside a transaction that folds them (FOLD_AFTER): summed first. */
     const countsRead = tx ? () => (tx.folding ? foldCountsPostgres(db, tableId) : undefined) : () => undefined;
+    // PostgreSQL, inside a write transaction: what it reads to change is locked (parallel-writes.ts).
+    const locks: RowLocks | undefined = tx && parallel
+      ? { seen: (revisions, strict) => parallel.seen(db, tx, revisions, strict) }
+      : undefined;
     const self: Storage = {
       capabilities: { transactions: true, durable: true },
-      events: eventCollection(db, d, write, statements, countsRead),
-      venues: linkedCollection('venue', db, d, write, statements),
-      organizers: linkedCollection('organizer', db, d, write, statements),
-      categories: termCollection('category', db, d, options.schema, write, statements, countsRead),
-      tags: termCollection('tag', db, d, options.schema, write, statements, countsRead),
+      events: eventCollection(db, d, write, statements, countsRead, locks),
+      venues: linkedCollection('venue', db, d, write, statements, locks),
+      organizers: linkedCollection('organizer', db, d, write, statements, locks),
+      categories: termCollection('category', db, d, options.schema, write, statements, countsRead, locks),
+      tags: termCollection('tag', db, d, options.schema, write, statements, countsRead, locks),
       users: userCollection(db, write),
       tokens: tokenCollection(db, write),
-      changes: sqlChangeLog(db, write, guard, statements),
-      webhooks: sqlWebhookStore(db, d, write, guard, statements),
+      changes: sqlChangeLog(db, write, guard, statements, tx?.atCommit),
+      webhooks: sqlWebhookStore(db, d, write, guard, statements, tx?.atCommit),
       idempotency: sqlIdempotencyStore(db, write),
       sequences: {
         next: (kind) => write(async (w) => {
+          if (ids) return Number((await sql<{ n: string }>`select nextval(${ids[kind].name}) as n`.execute(w)).rows[0]!.n);
           const { rows } = await statements.run(w, 'sequences.next', [1, kind], () => w.updateTable('evcal_sequences')
             .set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', kind).returning('value'));
           return Number(rows[0]!.value);
         }),
         bump: (kind, id) => write(async (w) => {
+          if (ids && (kind === 'post' || kind === 'term')) {
+            // Never back: only a larger value is set. (A nextval between the read and the set
+            // may hand out a number below the one set: its insert then finds the id taken, a
+            // conflict core runs again.)
+            await sql`select setval(${ids[kind].name}, ${id}) from ${ids[kind].table} s
+              where ${id} > (case when s.is_called then s.last_value else s.last_value - 1 end)`.execute(w);
+            return;
+          }
+          if (kind === 'change' && tx?.atCommit) {
+            // At the commit, with the counter (parallel-writes.ts).
+            tx.atCommit.bump = Math.max(tx.atCommit.bump, id);
+            return;
+          }
           await w.updateTable('evcal_sequences').set((eb) => ({ value: d.greatest(eb.ref('value'), id) }))
             .where('name', '=', kind).execute();
         }),
-        peek: (kind) => guard(async () => Number((await db.selectFrom('evcal_sequences').select('value').where('name', '=', kind).executeTakeFirstOrThrow()).value)),
+        peek: (kind) => guard(async () => {
+          if (ids && kind !== 'horizon') {
+            const { rows } = await sql<{ value: string }>`select case when is_called then last_value else last_value - 1 end as value from ${ids[kind].table}`.execute(db);
+            return Number(rows[0]!.value);
+          }
+          return Number((await db.selectFrom('evcal_sequences').select('value').where('name', '=', kind).executeTakeFirstOrThrow()).value);
+        }),
       },
       lastChange: tx ? () => guard(async () => Number((await db.executeQuery(LAST_CHANGE)).rows[0]!.value)) : sharedRead,
       ...(changeNow && !tx ? { changeNow } : {}),
@@ -168,14 +199,23 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
         if (options.destroyOnClose) await options.db.destroy();
       },
     };
-    return tx ? Object.assign(self, { change: tx.change }) : self;
+    if (!tx) return self;
+    // Read when stamped: until then a PostgreSQL transaction may take a newer number (parallel-writes.ts).
+    return Object.defineProperty(self, 'change', {
+      enumerable: true,
+      get: () => {
+        tx.handedOut = true;
+        return tx.change;
+      },
+    });
   };
 
   /**
-   * A write transaction: its first statement advances the change counter, which locks that
-   * row until the commit and so queues every other write transaction behind this one. One
-   * that wrote nothing is rolled back, counter included. Driver errors become storage errors
-   * (a lost race is a `conflict`: core runs the write again).
+   * A PostgreSQL write transaction: it claims its number, runs `fn` (whose reads of what it
+   * changes lock it), and advances the change counter as its last statement before the COMMIT,
+   * writing its change log entries and deliveries then (parallel-writes.ts). One that wrote
+   * nothing is rolled back, its number free again. Driver errors become storage errors (a
+   * lost race is a `conflict`: core runs the write again).
    */
   async function transaction<T>(fn: (tx: Transaction<EvcalDatabase>, state: TransactionState) => Promise<T>): Promise<T> {
     if (d.name === 'sqlite') return grouped(fn);
@@ -184,11 +224,11 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     let events = 0;
     try {
       return await runCommitted(root, async (tx) => {
-        const row = (await tx.executeQuery(NEXT_CHANGE)).rows[0]!;
-        const state: TransactionState = newState(Number(row.value));
+        const state: TransactionState = newState(await parallel!.claim(tx), pending());
         result = await fn(tx, state);
         if (!state.wrote) throw NOTHING_WRITTEN;
         if (state.folding) await foldCountsPostgres(tx, tableId);
+        await parallel!.position(tx, state, state.atCommit!);
         // Every insert counts in `rows` too: a load, or a batch of status changes (the lists filter on status).
         bulk = state.rows >= BULK_INSERTS;
         events = state.events;
@@ -371,8 +411,9 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
 export type Write = <T>(fn: (db: Db) => Promise<T>, events?: 'inserted' | 'changed', rows?: number) => Promise<T>;
 
 /** A write transaction's number, whether it has written anything yet, and how many events it inserted and wrote. */
-interface TransactionState {
-  readonly change: number;
+interface TransactionState extends WriteNumber {
+  /** PostgreSQL: what it writes at its commit (parallel-writes.ts). */
+  readonly atCommit: Pending | undefined;
   wrote: boolean;
   inserted: number;
   events: number;
@@ -384,8 +425,8 @@ interface TransactionState {
   folding: boolean;
 }
 
-function newState(change: number): TransactionState {
-  return { change, wrote: false, inserted: 0, events: 0, rows: 0, analyzeAt: LOAD_ANALYZE_FIRST, folding: false };
+function newState(change: number, atCommit?: Pending): TransactionState {
+  return { change, handedOut: false, atCommit, wrote: false, inserted: 0, events: 0, rows: 0, analyzeAt: LOAD_ANALYZE_FIRST, folding: false };
 }
 
 /**
@@ -444,7 +485,45 @@ const FIRST_UNDONE = Symbol('first write undone');
 /** Rolls back a transaction that wrote nothing (its counter update included). */
 const NOTHING_WRITTEN = Symbol('nothing written');
 
-function eventCollection(db: Db, d: SqlDialect, write: Write, statements: CompiledStatements, countsRead: CountsRead): EventCollection {
+/**
+ * PostgreSQL, inside a write transaction: reads lock the rows they return, a record read by id
+ * or slug against other writers, records read in batches against deletion; `seen` then checks
+ * their revisions against the transaction's number (parallel-writes.ts).
+ */
+interface RowLocks {
+  seen(revisions: Iterable<number | string | bigint>, strict: boolean): Promise<void>;
+}
+
+/** How a read locks what it returns: `own`, as a record this transaction may change; `shared`, as one it refers to. */
+type LockMode = 'own' | 'shared' | undefined;
+
+/**
+ * `query` locking the rows it reads, and telling which of them this transaction wrote itself
+ * (`evcal_mine`: the version read is its own), whose revision may be any it gave. (Not
+ * `age(xmin) = 0`: before the transaction has an id, age() counts from the next one to be
+ * given, which may be the very writer whose row it reads.)
+ */
+function locked<Q>(query: Q, lock: LockMode): Q {
+  if (!lock) return query;
+  const q = (query as unknown as LockableQuery).select(sql<boolean>`xmin = pg_current_xact_id()::xid`.as('evcal_mine'));
+  return (lock === 'own' ? q.forNoKeyUpdate() : q.forKeyShare()) as unknown as Q;
+}
+
+interface LockableQuery {
+  select(selection: unknown): LockableQuery;
+  forNoKeyUpdate(): LockableQuery;
+  forKeyShare(): LockableQuery;
+}
+
+/** The rows' revisions (but of those this transaction wrote), told to `locks` when reading inside a PostgreSQL write transaction; the rows. */
+async function checked<R extends { revision: number | string | bigint }>(rows: R[], locks: RowLocks | undefined, lock: LockMode): Promise<R[]> {
+  if (locks && rows.length) await locks.seen(rows.flatMap((r) => ((r as { evcal_mine?: boolean }).evcal_mine ? [] : [r.revision])), lock === 'own');
+  return rows;
+}
+
+function eventCollection(db: Db, d: SqlDialect, write: Write, statements: CompiledStatements, countsRead: CountsRead, locks?: RowLocks): EventCollection {
+  const own: LockMode = locks && 'own';
+  const shared: LockMode = locks && 'shared';
   /** Events with their links: one query for the rows, one for all their links. */
   const withLinks = async (rows: readonly EventRow[]): Promise<EventRecord[]> => {
     if (rows.length === 0) return [];
@@ -458,8 +537,8 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, statements: Compil
     if (rows.length) await statements.run(tx, `links.insert:${rows.length}`, rows.flatMap(Object.values), () => tx.insertInto('evcal_event_links').values(rows));
   };
   return {
-    get: (id) => guard(async () => (await withLinks(await selectEvents(db, [id], statements)))[0]),
-    getMany: (ids) => guard(async () => withLinks(await selectEvents(db, ids, statements))),
+    get: (id) => guard(async () => (await withLinks(await checked(await selectEvents(db, [id], statements, own), locks, own)))[0]),
+    getMany: (ids) => guard(async () => withLinks(await checked(await selectEvents(db, ids, statements, shared), locks, shared))),
     getBySlug: (slug) => guard(async () => {
       if (slug === '') return undefined;
       // slug <> '' (implied): the slug index leaves empty slugs out. The '' is a literal (as in
@@ -473,9 +552,9 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, statements: Compil
           .where('slug', '=', slug).where('slug', '<>', NO_SLUG).orderBy('id').limit(1));
         return rows.length ? (await withLinks(await selectEvents(db, [Number(rows[0]!.id)], statements)))[0] : undefined;
       }
-      const { rows } = await statements.run(db, 'events.bySlug', [slug, 1], () => db.selectFrom('evcal_events').select(EVENT_COLUMNS)
-        .where('slug', '=', slug).where('slug', '<>', NO_SLUG).orderBy('id').limit(1));
-      return (await withLinks(rows))[0];
+      const { rows } = await statements.run(db, `events.bySlug${own ?? ''}`, [slug, 1], () => locked(db.selectFrom('evcal_events').select(EVENT_COLUMNS)
+        .where('slug', '=', slug).where('slug', '<>', NO_SLUG).orderBy('id').limit(1), own));
+      return (await withLinks(await checked(rows, locks, own)))[0];
     }),
     insert: (event) => write(async (tx) => {
       const row = eventRow(event);
@@ -512,18 +591,25 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, statements: Compil
     }),
     // However many events it changes, the same counts each time (one venue's or term's): folded (FOLD_AFTER).
     unlink: (kind, id, revision) => write(async (tx) => {
+      if (locks) {
+        // PostgreSQL: the record taken off, locked against the writers that refer to it (they
+        // hold it FOR KEY SHARE): those in flight commit first, and their links are read below.
+        const table = kind === 'venue' ? 'evcal_venues' : kind === 'organizer' ? 'evcal_organizers' : 'evcal_terms';
+        await tx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
+      }
       const linked = await tx.selectFrom('evcal_event_links').select('event_id').distinct().where('kind', '=', kind).where('ref_id', '=', id).execute();
       const ids = linked.map((r) => Number(r.event_id)).sort((a, b) => a - b);
       if (ids.length === 0) return ids;
       // WRITE_CHUNK events a statement: SQLite keeps the pages each changes until it ends.
       await inChunks(ids, async (chunk) => {
+        await lockToChange(tx, 'evcal_events', chunk, locks);
         await tx.updateTable('evcal_events').set({ revision }).where('id', 'in', chunk).execute();
         await tx.deleteFrom('evcal_event_links').where('kind', '=', kind).where('ref_id', '=', id).where('event_id', 'in', chunk).execute();
         return [];
       }, WRITE_CHUNK);
       return ids;
     }, undefined, FOLD_AFTER),
-    setStatus: (ids, from, to, revision) => write((tx) => setStatus(tx, 'evcal_events', ids, from, to, revision), 'changed', ids.length),
+    setStatus: (ids, from, to, revision) => write((tx) => setStatus(tx, 'evcal_events', ids, from, to, revision, locks), 'changed', ids.length),
     countByTerm: (taxonomy: Taxonomy, ids: readonly number[], statuses: readonly PostStatus[]) => guard(async () => {
       await countsRead();
       const valid = storableIds(ids);
@@ -540,11 +626,11 @@ function eventCollection(db: Db, d: SqlDialect, write: Write, statements: Compil
   };
 }
 
-function selectEvents(db: Db, ids: readonly number[], statements: CompiledStatements): Promise<EventRow[]> {
+function selectEvents(db: Db, ids: readonly number[], statements: CompiledStatements, lock?: LockMode): Promise<EventRow[]> {
   const valid = storableEventIds(ids);
   if (valid.length === 0) return Promise.resolve([]);
-  return inChunks(valid, async (chunk) => (await statements.run(db, `events.get:${chunk.length}`, chunk, () => db
-    .selectFrom('evcal_events').select(EVENT_COLUMNS).where('id', 'in', chunk))).rows);
+  return inChunks(valid, async (chunk) => (await statements.run(db, `events.get:${chunk.length}${lock ?? ''}`, chunk, () => locked(db
+    .selectFrom('evcal_events').select(EVENT_COLUMNS).where('id', 'in', chunk), lock))).rows);
 }
 
 /**
@@ -576,14 +662,30 @@ export async function inChunks<V, R>(values: readonly V[], query: (chunk: readon
  * triggers move the counts of events that change status.
  */
 async function setStatus(
-  tx: Db, table: 'evcal_events' | 'evcal_venues' | 'evcal_organizers', ids: readonly number[], from: PostStatus, to: PostStatus, revision: number,
+  tx: Db, table: PostTable, ids: readonly number[], from: PostStatus, to: PostStatus, revision: number, locks: RowLocks | undefined,
 ): Promise<number[]> {
   // Events' ids include occurrences' (above 2^31).
   const valid = table === 'evcal_events' ? storableEventIds(ids) : storableIds(ids);
   if (valid.length === 0) return [];
-  const changed = await inChunks(valid, (chunk) => (tx as Kysely<EvcalDatabase>).updateTable(table as 'evcal_events')
-    .set({ status: to, revision }).where('id', 'in', chunk).where('status', '=', from).returning('id').execute(), WRITE_CHUNK);
+  const changed = await inChunks(valid, async (chunk) => {
+    await lockToChange(tx, table, chunk, locks);
+    return (tx as Kysely<EvcalDatabase>).updateTable(table as 'evcal_events')
+      .set({ status: to, revision }).where('id', 'in', chunk).where('status', '=', from).returning('id').execute();
+  }, WRITE_CHUNK);
   return changed.map((r) => Number(r.id)).sort((a, b) => a - b);
+}
+
+type PostTable = 'evcal_events' | 'evcal_venues' | 'evcal_organizers';
+
+/**
+ * PostgreSQL, before a write changes many posts at once (a batch published, a venue taken off
+ * its events): they are locked as a read by id locks them, and one committed with a newer
+ * revision than the one about to be stamped is a conflict (parallel-writes.ts). A write alone
+ * (SQLite) needs none of it.
+ */
+async function lockToChange(tx: Db, table: PostTable, ids: readonly number[], locks: RowLocks | undefined): Promise<void> {
+  if (!locks) return;
+  await checked(await locked((tx as Kysely<EvcalDatabase>).selectFrom(table as 'evcal_events').select(['id', 'revision']).where('id', 'in', ids), 'own').execute(), locks, 'own');
 }
 
 /** The columns records are read from, on the aliased table of a list. */
@@ -612,7 +714,11 @@ function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted = false): Pr
 }
 
 
-function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue' | 'organizer', db: Db, d: SqlDialect, write: Write, statements: CompiledStatements): LinkedPostCollection<R> {
+function linkedCollection<R extends VenueRecord | OrganizerRecord>(
+  kind: 'venue' | 'organizer', db: Db, d: SqlDialect, write: Write, statements: CompiledStatements, locks?: RowLocks,
+): LinkedPostCollection<R> {
+  const own: LockMode = locks && 'own';
+  const shared: LockMode = locks && 'shared';
   const table = kind === 'venue' ? 'evcal_venues' : 'evcal_organizers';
   const toRecord = (row: VenueRow | OrganizerRow) => (kind === 'venue' ? venueRecord(row as VenueRow) : organizerRecord(row as OrganizerRow)) as R;
   const columns = kind === 'venue' ? VENUE_COLUMNS : ORGANIZER_COLUMNS;
@@ -622,18 +728,19 @@ function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue'
     get: (id) => guard(async () => {
       const [valid] = storableIds([id]);
       if (valid === undefined) return undefined;
-      const row = await select().where('id', '=', valid).executeTakeFirst();
+      const [row] = await checked(await locked(select().where('id', '=', valid), own).execute(), locks, own);
       return row && toRecord(row);
     }),
     getMany: (ids) => guard(async () => {
       const valid = storableIds(ids);
       return valid.length
-        ? (await inChunks(valid, async (chunk) => (await statements.run(db, `${kind}.get:${chunk.length}`, chunk, () => select().where('id', 'in', chunk))).rows)).map(toRecord)
+        ? (await checked(await inChunks(valid, async (chunk) => (await statements.run(db, `${kind}.get:${chunk.length}${shared ?? ''}`, chunk,
+          () => locked(select().where('id', 'in', chunk), shared))).rows), locks, shared)).map(toRecord)
         : [];
     }),
     getBySlug: (slug) => guard(async () => {
       if (slug === '') return undefined;
-      const row = await select().where('slug', '=', slug).where('slug', '<>', NO_SLUG).orderBy('id').limit(1).executeTakeFirst();
+      const [row] = await checked(await locked(select().where('slug', '=', slug).where('slug', '<>', NO_SLUG).orderBy('id').limit(1), own).execute(), locks, own);
       return row && toRecord(row);
     }),
     insert: (record) => write(async (tx) => {
@@ -646,7 +753,7 @@ function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue'
     delete: (id) => write(async (tx) => {
       await tx.deleteFrom(table).where('id', '=', id).execute();
     }),
-    setStatus: (ids, from, to, revision) => write((tx) => setStatus(tx, table, ids, from, to, revision)),
+    setStatus: (ids, from, to, revision) => write((tx) => setStatus(tx, table, ids, from, to, revision, locks)),
     list: (query: LinkedPostQuery) => guard(async () => {
       const from = () => (db as Kysely<EvcalDatabase>).selectFrom(`${table} as p` as 'evcal_venues as p').where(linkedPostWhere(kind, query, d) as never);
       let page = from().select(aliased('p', columns as typeof VENUE_COLUMNS));
@@ -661,25 +768,28 @@ function linkedCollection<R extends VenueRecord | OrganizerRecord>(kind: 'venue'
 }
 
 function termCollection(
-  taxonomy: Taxonomy, db: Db, d: SqlDialect, schema: string | undefined, write: Write, statements: CompiledStatements, countsRead: CountsRead,
+  taxonomy: Taxonomy, db: Db, d: SqlDialect, schema: string | undefined, write: Write, statements: CompiledStatements, countsRead: CountsRead, locks?: RowLocks,
 ): TermCollection {
+  const own: LockMode = locks && 'own';
+  const shared: LockMode = locks && 'shared';
   const select = () => db.selectFrom('evcal_terms').selectAll().where('taxonomy', '=', taxonomy);
   return {
     get: (id) => guard(async () => {
       const [valid] = storableIds([id]);
       if (valid === undefined) return undefined;
-      const row = await select().where('id', '=', valid).executeTakeFirst();
+      const [row] = await checked(await locked(select().where('id', '=', valid), own).execute(), locks, own);
       return row && termRecord(row);
     }),
     getMany: (ids) => guard(async () => {
       const valid = storableIds(ids);
       return valid.length
-        ? (await inChunks(valid, async (chunk) => (await statements.run(db, `${taxonomy}.get:${chunk.length}`, [taxonomy, ...chunk], () => select().where('id', 'in', chunk))).rows)).map(termRecord)
+        ? (await checked(await inChunks(valid, async (chunk) => (await statements.run(db, `${taxonomy}.get:${chunk.length}${shared ?? ''}`, [taxonomy, ...chunk],
+          () => locked(select().where('id', 'in', chunk), shared))).rows), locks, shared)).map(termRecord)
         : [];
     }),
     getBySlug: (slug) => guard(async () => {
       if (slug === '') return undefined;
-      const row = await select().where('slug', '=', slug).where('slug', '<>', NO_SLUG).orderBy('id').limit(1).executeTakeFirst();
+      const [row] = await checked(await locked(select().where('slug', '=', slug).where('slug', '<>', NO_SLUG).orderBy('id').limit(1), own).execute(), locks, own);
       return row && termRecord(row);
     }),
     findByName: (name) => guard(async () => (await select().where('name_key', '=', foldText(name.trim())).orderBy('id').execute()).map(termRecord)),

@@ -2,3 +2,4 @@
 export { registerStorageSuite } from './suite';
 export type { StorageSuiteOptions } from './context';
 export { eventRecord, venueRecord, organizerRecord, termRecord, userRecord, tokenRecord, utcWall } from './fixtures';
+export { entry as changeEntry } from './change-log-group';

@@ -92,7 +92,10 @@ class TransactionRecorder {
 
   constructor(private readonly tx: StorageTransaction) {
     const self: StorageTransaction = {
-      change: tx.change,
+      // Read when used, not now: a storage may renumber a transaction until it hands its number out (Storage.transaction).
+      get change() {
+        return tx.change;
+      },
       capabilities: tx.capabilities,
       events: this.watch('events') as EventCollection,
       venues: this.watch('venues') as LinkedPostCollection<VenueRecord>,

@@ -19,6 +19,7 @@ import { dayCountsByKeySqlite } from './0016-day-counts-by-key-sqlite';
 import { countsFoldedInBulk } from './0017-counts-folded-in-bulk';
 import { idempotency } from './0018-idempotency';
 import { webhookStatus } from './0019-webhook-status';
+import { parallelWriters } from './0020-parallel-writers';
 import type { EvcalMigration, MigrateOptions } from './types';
 
 export type { EvcalMigration, MigrateOptions } from './types';
@@ -49,6 +50,7 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
   '0017_counts_folded_in_bulk': countsFoldedInBulk,
   '0018_idempotency': idempotency,
   '0019_webhook_status': webhookStatus,
+  '0020_parallel_writers': parallelWriters,
 };
 
 /**
