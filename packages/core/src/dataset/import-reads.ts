@@ -1,8 +1,9 @@
 // What an import reads over and over: each event names categories, tags, a venue and organizers
 // that the records before it wrote, and validating it read each of them again (on PostgreSQL
-// six round trips of an event's thirteen). An import runs in one write transaction, and a write
-// transaction is serialised with every other one (Storage.transaction), so what it read cannot
-// change under it except by its own writes: those go through here and make it read again.
+// six round trips of an event's thirteen). An import runs in write transactions, and what a
+// write transaction reads by id cannot be deleted under it, nor changed when read with `get`
+// (Storage.transaction): only its own writes change it, and those go through here and make it
+// read again.
 import type { StorageTransaction } from '../storage/storage';
 
 /** The collections whose records an import reads by id once. */

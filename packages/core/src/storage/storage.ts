@@ -148,9 +148,10 @@ export interface Storage {
   /** The answers of writes sent with an idempotency key, kept by the write's own transaction. */
   readonly idempotency: IdempotencyStore;
   /**
-   * The change number of the last committed write transaction (0 for a storage never
-   * written), as every process sharing the storage sees it. Lists' validators are built on
-   * it, so it must be read from the storage, not from a copy in this process.
+   * The change counter: advanced by every committed write transaction, to a value every later
+   * commit exceeds (0 for a storage never written), as every process sharing the storage sees
+   * it. Lists' validators are built on it, so it must be read from the storage, not from a copy
+   * in this process.
    */
   lastChange(): Promise<number>;
   /**
@@ -163,11 +164,13 @@ export interface Storage {
    */
   changeNow?(): number | undefined;
   /**
-   * Runs `fn` as one write transaction: its writes land together or not at all, and it is
-   * serialised with every other write transaction of every process sharing the storage,
-   * from its start, so that what `fn` reads cannot change before it commits (SQL adapters
-   * take a lock on the change counter as their first statement). A transaction inside a
-   * transaction joins it.
+   * Runs `fn` as one write transaction: its writes land together or not at all, and what it
+   * changes is isolated from every other write transaction of every process sharing the
+   * storage: a record it reads by id or slug cannot be changed by another before it commits,
+   * and one it reads in a batch (`getMany`) cannot be deleted (docs/storage.md, "Transactions
+   * and the change counter"). Writes to different records may run in parallel (the SQL adapter
+   * on PostgreSQL); adapters with one writer at a time serialise them whole. A transaction
+   * inside a transaction joins it.
    */
   transaction<T>(fn: (tx: StorageTransaction) => Promise<T>): Promise<T>;
   /**
@@ -183,10 +186,13 @@ export interface Storage {
 /** The storage as one write transaction sees it. */
 export interface StorageTransaction extends Storage {
   /**
-   * This transaction's change number: `lastChange()` + 1 when it began. It becomes the
-   * storage's last change when the transaction commits having written something (one that
-   * wrote nothing leaves the counter as it was); core stamps it on every record the
-   * transaction writes (`revision`).
+   * This transaction's number, which core stamps on every record it writes (`revision`): no
+   * other committed transaction has it, it is greater than the revision of every record the
+   * transaction read to change, and for a write alone it is `lastChange()` + 1. The counter is
+   * at least this number once the transaction commits having written something (one that
+   * wrote nothing leaves the counter as it was). Read it when it is needed: until it is first
+   * read, a storage may give the transaction a newer number (the SQL adapter on PostgreSQL, when
+   * a record the transaction locks turns out newer than its number).
    */
   readonly change: number;
 }
