@@ -25,13 +25,19 @@ export async function importAnyFile(options: ImportOptions & { readonly timezone
   return { kind: 'dataset', summary: await importFile(options, text) };
 }
 
-/** Loads a dataset file into a storage (validated like the create routes, ids kept). */
+/**
+ * Loads a dataset file into a storage (validated like the create routes, ids kept). Into a
+ * database, in chunks: writers of the servers sharing it never wait long behind the import,
+ * and an import stopped part-way resumes where it stopped when run again (docs/datasets.md).
+ * A JSON file, which has one writer and is written whole at each commit, takes it at once.
+ */
 export async function importFile(options: ImportOptions, text?: string): Promise<ImportSummary> {
   const dataset = JSON.parse(text ?? await readFile(options.file, 'utf8')) as unknown;
   const storage = await openStorage(options.storage);
   try {
     const bar = options.progress?.isTTY ? progressBar(options.progress) : undefined;
-    const summary = await createCalendar({ storage }).importDataset(dataset, { ...(bar ? { onProgress: bar } : {}) });
+    const chunks = options.storage.startsWith('json:') ? {} : { chunks: {} };
+    const summary = await createCalendar({ storage }).importDataset(dataset, { ...chunks, ...(bar ? { onProgress: bar } : {}) });
     if (bar) options.progress!.write('\n');
     return summary;
   } finally {

@@ -62,6 +62,7 @@ export type { RecurrenceSettings } from './recurrence/occurrences';
 
 export { importDataset, exportDataset } from './dataset/dataset';
 export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';
+export type { ImportChunks } from './dataset/import-chunks';
 export { encodeDataset, decodeDataset, datasetJsonBytes } from './dataset/codec';
 export type { EncodedDataset, RecordSet } from './dataset/codec';
 

@@ -76,8 +76,10 @@ export function parallelWrites(tableId: (name: string) => RawBuilder<unknown>, r
         return;
       }
       // Whoever wrote that row has committed (its lock was released to us): the counter is at
-      // or above its number, and a new claim is above that.
+      // or above its number, and a new claim is above that. (A row written around evcal, with
+      // a revision the counter was not moved past, would still be newer: a conflict.)
       number.change = await claim(tx);
+      if (number.change <= newest) throw storageError('conflict', new Error(`evcal/sql: revision ${newest} is above the change counter`));
     },
     async position(tx, number, atCommit) {
       const params = [number.change, atCommit.bump, JSON.stringify(atCommit.entries.map(changeRow)), JSON.stringify(atCommit.deliveries.map(deliveryRow))];

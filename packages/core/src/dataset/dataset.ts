@@ -11,11 +11,13 @@ import { applyException } from '../recurrence/occurrences';
 import { MAX_ID, POST_STATUSES } from '../model/records';
 import { toPositiveInt } from '../input/wire-schemas';
 import type { Storage, StorageTransaction } from '../storage/storage';
-import { beginCall, withStorage } from '../operations/call';
+import { beginCall, withStorage, type WriteCall } from '../operations/call';
+import { retryingConflicts } from '../operations/write';
 import type { CalendarConfig } from '../operations/config';
 import { decodeDataset, encodeDataset, type EncodedDataset } from './codec';
 import { buildEvent, buildLinkedPost, buildTerm, datasetError, IMPORTER_CAPS, type ClaimId } from './record-import';
 import { readingOnce } from './import-reads';
+import { chunkedImport, type ImportChunks } from './import-chunks';
 
 /** A calendar as one JSON document. Every key is optional. */
 export interface Dataset {
@@ -37,15 +39,32 @@ export interface ImportSummary {
 export interface ImportOptions {
   /** Called after each record, for progress displays. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Commit in chunks rather than in one transaction (import-chunks.ts): other writers never
+   * wait long behind the import, and an import stopped part-way resumes where it stopped when
+   * run again with the same dataset. A record that fails validation then leaves the chunks
+   * before it committed. `{}` takes the defaults (500 records or 200 ms a chunk).
+   * @default one transaction
+   */
+  readonly chunks?: ImportChunks;
 }
 
 const SECTIONS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
 /** Sequences and format of a dataset evcal wrote (see codec.ts). */
 const METADATA = 'evcal';
 
+/** One thing an import writes: a record, or a series with its exceptions. */
+interface ImportUnit {
+  readonly section: 'categories' | 'tags' | 'venues' | 'organizers' | 'events';
+  readonly index: number;
+  readonly raw: Record<string, unknown>;
+  /** A series' exceptions (occurrences with changes of their own, as exportDataset writes them), with their index in `events`. */
+  readonly exceptions: readonly { readonly raw: Record<string, unknown>; readonly index: number }[];
+}
+
 /**
  * Loads a dataset into `storage` in the order categories, tags, venues, organizers, events,
- * in one transaction. Throws `invalid_dataset` naming the first bad record.
+ * in one transaction or in chunks (`chunks`). Throws `invalid_dataset` naming the first bad record.
  */
 export async function importDataset(config: CalendarConfig, dataset: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
   if (dataset === null || typeof dataset !== 'object' || Array.isArray(dataset)) throw datasetError('$', 'a dataset is a JSON object');
@@ -58,68 +77,108 @@ export async function importDataset(config: CalendarConfig, dataset: unknown, op
   }
   const sequences = decodeDataset({ [METADATA]: data[METADATA] }).sequences;
   const sections = Object.fromEntries(SECTIONS.map((k) => [k, (data[k] as Record<string, unknown>[] | undefined) ?? []])) as Required<Dataset>;
+  const units = importUnits(sections);
   const total = SECTIONS.reduce((n, k) => n + sections[k].length, 0);
-  let done = 0;
-  const tick = () => options.onProgress?.(++done, total);
   const call = beginCall(config, { principal: { id: 0, capabilities: IMPORTER_CAPS } });
-
-  await config.storage.transaction(async (storage) => {
-    const tx = readingOnce(storage);
-    const c = withStorage(call, tx);
-    const claimId = await idClaims(tx, sections);
-    for (const taxonomy of ['category', 'tag'] as const) {
-      const list = taxonomy === 'category' ? orderParentsFirst(sections.categories) : sections.tags;
-      const section = taxonomy === 'category' ? 'categories' : 'tags';
-      for (const [i, raw] of list.entries()) {
-        const path = `${section}[${i}]`;
-        const term = await buildTerm(c, taxonomy, raw, path, claimId('term', path));
-        await (taxonomy === 'category' ? tx.categories : tx.tags).insert(term);
-        tick();
+  const chunks = options.chunks && await chunkedImport(config.storage, units.map((u) => JSON.stringify([u.raw, u.exceptions.map((x) => x.raw)])), options.chunks, config.now);
+  const claims = idClaims(units, chunks?.resumeAt ?? 0);
+  const records = (unit: ImportUnit) => 1 + unit.exceptions.length;
+  let at = chunks?.resumeAt ?? 0;
+  let done = units.slice(0, at).reduce((n, u) => n + records(u), 0);
+  if (at > 0) options.onProgress?.(done, total);
+  do {
+    const from = at;
+    const doneBefore = done;
+    // A chunk that lost a race with another writer is run again whole (nothing of it committed).
+    at = await retryingConflicts(() => config.storage.transaction(async (storage) => {
+      const tx = readingOnce(storage);
+      const c = withStorage(call, tx);
+      const claimId = await claims.begin(tx);
+      const started = Date.now();
+      done = doneBefore;
+      let next = from;
+      while (next < units.length) {
+        const unit = units[next]!;
+        await importUnit(c, tx, unit, claimId);
+        next += 1;
+        done += records(unit);
+        options.onProgress?.(done, total);
+        if (chunks?.full(from, next, started)) break;
       }
-    }
-    for (const kind of ['venue', 'organizer'] as const) {
-      for (const [i, raw] of sections[`${kind}s`].entries()) {
-        const path = `${kind}s[${i}]`;
-        const record = await buildLinkedPost(c, kind, raw, path, claimId('post', path));
-        await (kind === 'venue' ? tx.venues.insert(record as VenueRecord) : tx.organizers.insert(record as OrganizerRecord));
-        tick();
+      // Records keep their revisions (their validators stay valid): later writes number above
+      // them, from the commit that stored them on.
+      const revisions = units.slice(from, next).flatMap((u) => [u.raw, ...u.exceptions.map((x) => x.raw)].map((r) => (Number.isInteger(r?.revision) ? (r.revision as number) : 0)));
+      if (next === units.length) {
+        await tx.sequences.bump('post', sequences.post);
+        await tx.sequences.bump('term', sequences.term);
+        revisions.push(sequences.change);
       }
-    }
-    // Exceptions (occurrences with changes of their own, as exportDataset writes them) are
-    // applied once their series is stored with its occurrences.
-    const exceptions = sections.events.filter((raw) => raw !== null && typeof raw === 'object' && raw.occurrence !== undefined);
-    for (const [i, raw] of sections.events.entries()) {
-      if (exceptions.includes(raw)) continue;
-      const path = `events[${i}]`;
-      const record = await buildEvent(c, raw, path, claimId('post', path));
-      if (raw.recurrence === undefined || raw.recurrence === null || raw.recurrence === '') {
-        await tx.events.insert(record);
-      } else {
-        const idBase = (raw.recurrence as { id_base?: unknown }).id_base;
-        const series = await insertEvent(c, record, { recurrence: v.parse(recurrenceArg.schema, raw.recurrence) }, typeof idBase === 'number' ? idBase : undefined)
-          .catch((e: unknown) => {
-            throw isCalendarError(e) ? datasetError(path, english(e.text)) : e;
-          });
-        for (const ex of exceptions.filter((x) => Number(x.post_parent) === series.id)) {
-          const occurrence = ex.occurrence as { date?: unknown; overrides?: unknown };
-          if (typeof occurrence.date !== 'string' || occurrence.overrides === null || typeof occurrence.overrides !== 'object') {
-            throw datasetError(`events[${sections.events.indexOf(ex)}].occurrence`, 'an exception has a date and overrides');
-          }
-          await applyException(c, series, occurrence.date, occurrence.overrides as EventOverrides);
-        }
-      }
-      tick();
-    }
-    await tx.sequences.bump('post', sequences.post);
-    await tx.sequences.bump('term', sequences.term);
-    // Records keep their revisions (their validators stay valid): later writes number above them.
-    const revisions = SECTIONS.flatMap((k) => sections[k].map((r) => (Number.isInteger(r?.revision) ? (r.revision as number) : 0)));
-    await tx.sequences.bump('change', revisions.reduce((m, r) => Math.max(m, r), sequences.change));
-  });
+      await tx.sequences.bump('change', revisions.reduce((m, r) => Math.max(m, r), 0));
+      await chunks?.committing(tx, next);
+      return next;
+    }));
+    claims.committed();
+  } while (at < units.length);
   return {
     categories: sections.categories.length, tags: sections.tags.length, venues: sections.venues.length,
     organizers: sections.organizers.length, events: sections.events.length,
   };
+}
+
+/** What an import writes, in order: terms (parents first), venues, organizers, events (a series with its exceptions). */
+function importUnits(sections: Required<Dataset>): ImportUnit[] {
+  const units: ImportUnit[] = [];
+  const each = (section: ImportUnit['section'], list: readonly Record<string, unknown>[]) => {
+    for (const raw of list) units.push({ section, index: sections[section].indexOf(raw), raw, exceptions: [] });
+  };
+  each('categories', orderParentsFirst(sections.categories));
+  each('tags', sections.tags);
+  each('venues', sections.venues);
+  each('organizers', sections.organizers);
+  const isException = (raw: Record<string, unknown>) => raw !== null && typeof raw === 'object' && raw.occurrence !== undefined;
+  const exceptions = sections.events.flatMap((raw, index) => (isException(raw) ? [{ raw, index }] : []));
+  sections.events.forEach((raw, index) => {
+    if (isException(raw)) return;
+    const series = raw !== null && typeof raw === 'object' && raw.recurrence !== undefined && raw.recurrence !== null && raw.recurrence !== '';
+    // Exceptions are applied once their series is stored with its occurrences: in its unit.
+    units.push({ section: 'events', index, raw, exceptions: series ? exceptions.filter((x) => Number(x.raw.post_parent) === Number(raw.id)) : [] });
+  });
+  return units;
+}
+
+/** Writes one unit: validated like the create routes, ids claimed as the dataset gives them. */
+async function importUnit(c: WriteCall, tx: StorageTransaction, unit: ImportUnit, claimId: (kind: 'post' | 'term', path: string) => ClaimId): Promise<void> {
+  const path = `${unit.section}[${unit.index}]`;
+  const { raw } = unit;
+  if (unit.section === 'categories' || unit.section === 'tags') {
+    const taxonomy = unit.section === 'categories' ? 'category' : 'tag';
+    const term = await buildTerm(c, taxonomy, raw, path, claimId('term', path));
+    await (taxonomy === 'category' ? tx.categories : tx.tags).insert(term);
+    return;
+  }
+  if (unit.section === 'venues' || unit.section === 'organizers') {
+    const kind = unit.section === 'venues' ? 'venue' : 'organizer';
+    const record = await buildLinkedPost(c, kind, raw, path, claimId('post', path));
+    await (kind === 'venue' ? tx.venues.insert(record as VenueRecord) : tx.organizers.insert(record as OrganizerRecord));
+    return;
+  }
+  const record = await buildEvent(c, raw, path, claimId('post', path));
+  if (raw.recurrence === undefined || raw.recurrence === null || raw.recurrence === '') {
+    await tx.events.insert(record);
+    return;
+  }
+  const idBase = (raw.recurrence as { id_base?: unknown }).id_base;
+  const series = await insertEvent(c, record, { recurrence: v.parse(recurrenceArg.schema, raw.recurrence) }, typeof idBase === 'number' ? idBase : undefined)
+    .catch((e: unknown) => {
+      throw isCalendarError(e) ? datasetError(path, english(e.text)) : e;
+    });
+  for (const ex of unit.exceptions) {
+    const occurrence = ex.raw.occurrence as { date?: unknown; overrides?: unknown };
+    if (typeof occurrence.date !== 'string' || occurrence.overrides === null || typeof occurrence.overrides !== 'object') {
+      throw datasetError(`events[${ex.index}].occurrence`, 'an exception has a date and overrides');
+    }
+    await applyException(c, series, occurrence.date, occurrence.overrides as EventOverrides);
+  }
 }
 
 /** The whole calendar as a dataset (every field, ids and sequences kept), records ordered by id. */
@@ -162,32 +221,51 @@ export async function exportDataset(storage: Storage): Promise<EncodedDataset> {
  * every version of a row a transaction updates until it commits, so updating one row per record
  * made each update slower than the one before). A record then gets the id it gives, unless
  * that id is stored or was claimed before in the dataset, or the next id of its sequence.
+ * `done`: the units an earlier run of a chunked import committed (their ids are claimed, and
+ * stored by that run). `begin` starts each chunk's transaction (again, when one failed: what it
+ * claimed is forgotten); `committed` after each commit.
  */
-async function idClaims(tx: StorageTransaction, sections: Required<Dataset>): Promise<(kind: 'post' | 'term', path: string) => ClaimId> {
+function idClaims(units: readonly ImportUnit[], done: number): {
+  begin(tx: StorageTransaction): Promise<(kind: 'post' | 'term', path: string) => ClaimId>;
+  committed(): void;
+} {
   // Read as validation reads them ("12" is 12); an id it refuses fails the import anyway.
-  const given = (records: readonly Record<string, unknown>[]) => records.flatMap((r) => {
-    const id = toPositiveInt(r?.id);
-    return id !== undefined && id <= MAX_ID ? [id] : [];
+  const given = (list: readonly ImportUnit[], kind: 'post' | 'term') => list.flatMap((u) => {
+    const id = toPositiveInt(u.raw?.id);
+    const isTerm = u.section === 'categories' || u.section === 'tags';
+    return id !== undefined && id <= MAX_ID && isTerm === (kind === 'term') ? [id] : [];
   });
-  const ids = {
-    // Exceptions are occurrences of a series, which gives them their ids.
-    post: given([...sections.venues, ...sections.organizers, ...sections.events.filter((r) => r?.occurrence === undefined)]),
-    term: given([...sections.categories, ...sections.tags]),
-  };
-  const idsOf = (...found: ReadonlyArray<readonly { readonly id: number }[]>) => new Set(found.flat().map((r) => r.id));
-  const stored = {
-    post: idsOf(await tx.events.getMany(ids.post), await tx.venues.getMany(ids.post), await tx.organizers.getMany(ids.post)),
-    term: idsOf(await tx.categories.getMany(ids.term), await tx.tags.getMany(ids.term)),
-  };
-  for (const kind of ['post', 'term'] as const) {
-    if (ids[kind].length > 0) await tx.sequences.bump(kind, ids[kind].reduce((m, id) => Math.max(m, id), 0));
-  }
-  const claimed = { post: new Set<number>(), term: new Set<number>() };
-  return (kind, path) => async (id) => {
-    if (id === undefined) return tx.sequences.next(kind);
-    if (claimed[kind].has(id) || stored[kind].has(id)) throw datasetError(`${path}.id`, `id ${id} is used twice`);
-    claimed[kind].add(id);
-    return id;
+  const claimed = { post: new Set(given(units.slice(0, done), 'post')), term: new Set(given(units.slice(0, done), 'term')) };
+  const ids = { post: given(units.slice(done), 'post'), term: given(units.slice(done), 'term') };
+  let stored: { post: Set<number>; term: Set<number> } | undefined;
+  let first = true;
+  let staged: ['post' | 'term', number][] = [];
+  return {
+    async begin(tx) {
+      for (const [kind, id] of staged) claimed[kind].delete(id);
+      staged = [];
+      if (first) {
+        const idsOf = (...found: ReadonlyArray<readonly { readonly id: number }[]>) => new Set(found.flat().map((r) => r.id));
+        stored = {
+          post: idsOf(await tx.events.getMany(ids.post), await tx.venues.getMany(ids.post), await tx.organizers.getMany(ids.post)),
+          term: idsOf(await tx.categories.getMany(ids.term), await tx.tags.getMany(ids.term)),
+        };
+        for (const kind of ['post', 'term'] as const) {
+          if (ids[kind].length > 0) await tx.sequences.bump(kind, ids[kind].reduce((m, id) => Math.max(m, id), 0));
+        }
+      }
+      return (kind, path) => async (id) => {
+        if (id === undefined) return tx.sequences.next(kind);
+        if (claimed[kind].has(id) || stored![kind].has(id)) throw datasetError(`${path}.id`, `id ${id} is used twice`);
+        claimed[kind].add(id);
+        staged.push([kind, id]);
+        return id;
+      };
+    },
+    committed() {
+      first = false;
+      staged = [];
+    },
   };
 }
 
