@@ -137,6 +137,11 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   let server: Server | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   try {
+    // A storage that takes no writes (a PostgreSQL hot standby) is served read-only: reads
+    // answered, writes refused with 503 rest_read_only, nothing written in the background.
+    const state = await storage.readiness();
+    const readOnly = state.ready && state.writable === false && state.reason === 'read_only';
+    if (readOnly) logger.warn('the storage takes no writes: serving reads, refusing writes (503 rest_read_only), sending no webhooks', { detail: state.detail });
     const users = options.users ?? [];
     const allowPrivateAddresses = options.webhooks?.allowPrivateAddresses ?? false;
     const frozen = options.now?.getTime();
@@ -243,15 +248,18 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     server.timeout = timeouts.idleMs ?? 60_000;
     // Series without an end are stored up to the recurrence horizon: moved along at start and
     // every hour, so that no request has to wait for it (docs/recurrence.md).
-    await calendar.extendRecurrences().catch((error: unknown) => {
-      // A storage that takes no writes now (full, read-only) still serves what it holds.
-      if (!isStorageFault(error)) throw error;
-      logger.warn('extending recurring events failed: the storage takes no writes now', { code: error.code, cause: causeOf(error) });
-    });
+    if (!readOnly) {
+      await calendar.extendRecurrences().catch((error: unknown) => {
+        // A storage that takes no writes now (full, read-only) still serves what it holds.
+        if (!isStorageFault(error)) throw error;
+        logger.warn('extending recurring events failed: the storage takes no writes now', { code: error.code, cause: causeOf(error) });
+      });
+    }
     const horizon = setInterval(() => {
       calendar.extendRecurrences().catch((error: unknown) => logger.error('extending recurring events failed', errorFields(error)));
     }, 3_600_000);
     horizon.unref();
+    if (readOnly) clearInterval(horizon);
     await listen(server, options.port ?? 8080, options.host ?? '127.0.0.1');
     // Deliveries survive a crash in the outbox; a delivery claimed by a server that stopped is
     // taken over once its lease (twice the time-out, and a second) has run out.
@@ -267,7 +275,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       }),
       ...(options.webhooks?.retrySchedule ? { retrySchedule: options.webhooks.retrySchedule } : {}),
     });
-    dispatcher.start();
+    if (!readOnly) dispatcher.start();
     const address = server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const origin = `http://${host}:${address.port}`;

@@ -2,7 +2,7 @@
 // indexed lookups: a token by id, a user by id or name_key, a user's tokens by user_id.
 import { storageError, userNameKey, type StorageReadiness, type TokenCollection, type TokenRecord, type UserCollection, type UserRecord } from '@evcal/core/adapter';
 import type { Kysely } from 'kysely';
-import { pendingMigrations } from './migrations/index';
+import { isHotStandby, pendingMigrations } from './migrations/index';
 import type { TokensTable, UsersTable } from './schema';
 import { guard } from './sql-errors';
 import type { Db, Write } from './sql-storage';
@@ -45,11 +45,16 @@ export function tokenCollection(db: Db, write: Write): TokenCollection {
   };
 }
 
-/** Reachable when the list of applied migrations can be read; at the schema when it holds every migration of this build. */
-export async function sqlReadiness(db: Kysely<any>, schema: string | undefined): Promise<StorageReadiness> {
+/**
+ * Reachable when the list of applied migrations can be read; at the schema when it holds every
+ * migration of this build; on PostgreSQL, not writable while a hot standby (`postgres`: asked
+ * each time, so a standby promoted to primary is writable at once).
+ */
+export async function sqlReadiness(db: Kysely<any>, schema: string | undefined, postgres = false): Promise<StorageReadiness> {
   let pending: string[];
+  let standby = false;
   try {
-    pending = await pendingMigrations(db, schema ? { schema } : {});
+    [pending, standby] = await Promise.all([pendingMigrations(db, schema ? { schema } : {}), postgres ? isHotStandby(db) : false]);
   } catch (error) {
     // A database that answers but has no evcal_migrations table was never migrated.
     const code = String((error as { code?: unknown }).code ?? '');
@@ -58,7 +63,8 @@ export async function sqlReadiness(db: Kysely<any>, schema: string | undefined):
       ? { ready: false, reason: 'schema', detail: 'the database has no evcal tables (never migrated)' }
       : { ready: false, reason: 'unreachable', detail: (error as Error).message || code };
   }
-  return pending.length === 0 ? { ready: true } : { ready: false, reason: 'schema', detail: `migrations not applied: ${pending.join(', ')}` };
+  if (pending.length > 0) return { ready: false, reason: 'schema', detail: `migrations not applied: ${pending.join(', ')}` };
+  return standby ? { ready: true, writable: false, reason: 'read_only', detail: 'a hot standby (in recovery): it takes no writes' } : { ready: true };
 }
 
 function userRow(u: UserRecord): UsersTable {

@@ -2,7 +2,7 @@
 export { createSqlStorage } from './sql-storage';
 export type { SqlStorageOptions, SqliteCounterSource } from './sql-storage';
 export type { SearchIndexerOptions } from './search-index';
-export { migrate, MIGRATIONS, pendingMigrations } from './migrations/index';
+export { isHotStandby, migrate, MIGRATIONS, pendingMigrations } from './migrations/index';
 export type { MigrateOptions } from './migrations/index';
 export type { DialectName } from './dialect';
 export type { EvcalDatabase } from './schema';

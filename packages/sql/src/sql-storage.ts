@@ -189,8 +189,8 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
       lastChange: tx ? () => guard(async () => Number((await db.executeQuery(LAST_CHANGE)).rows[0]!.value)) : sharedRead,
       ...(changeNow && !tx ? { changeNow } : {}),
       readiness: async () => {
-        const readable = await sqlReadiness(options.db, options.schema);
-        return readable.ready ? faults.readiness() : readable;
+        const readable = await sqlReadiness(options.db, options.schema, options.dialect === 'postgres');
+        return readable.ready && readable.writable !== false ? faults.readiness() : readable;
       },
       // A transaction inside a transaction joins it.
       transaction: (fn) => (tx ? fn(self as StorageTransaction) : transaction((t, state) => fn(over(t, state) as StorageTransaction))),

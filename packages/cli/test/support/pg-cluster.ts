@@ -4,7 +4,7 @@
 // (Debian: /usr/lib/postgresql/<major>/bin), as the `postgres` user when the test runs as root
 // (initdb refuses root), and removed when the test file ends.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,27 +43,43 @@ export interface PgCluster {
   remove(): void;
 }
 
-/** Initialises and starts a cluster of the test's own. */
-export async function startPgCluster(options: { settings?: Readonly<Record<string, string | number>> } = {}): Promise<PgCluster> {
+/** A hot standby of a cluster, streaming from it (`pg_basebackup -R`). */
+export interface PgStandby extends PgCluster {
+  /** `pg_wal_replay_pause()`: the standby keeps what it has and replays nothing more until resumed. */
+  pauseReplay(): void;
+  resumeReplay(): void;
+  /** Waits until the standby has replayed everything the primary has written so far. */
+  caughtUp(timeoutMs?: number): Promise<void>;
+}
+
+type Run = (command: string, args: readonly string[]) => string;
+
+/** The binaries, run as the `postgres` user when this process is root (initdb and postgres refuse root). */
+function runner(dir: string): { run: Run; asRoot: boolean } {
   const bin = postgresBin();
   if (!bin) throw new Error('PostgreSQL server binaries not found (set EVCAL_TEST_POSTGRES_BIN to the directory of initdb)');
   const asRoot = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), 'evcal-pg-'));
-  const data = join(dir, 'data');
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(dir, uid, gid);
-  }
-  chmodSync(dir, 0o700);
-  const run = (command: string, args: readonly string[]): string => {
+  const run: Run = (command, args) => {
     const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), [...args]];
     const result = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
     if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
     return result.stdout;
   };
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const port = await freePort();
+  return { run, asRoot };
+}
+
+/** A fresh directory for a cluster, owned by the user that runs its server. */
+function clusterDir(asRoot: boolean): string {
+  const dir = mkdtempSync(join(tmpdir(), 'evcal-pg-'));
+  if (asRoot) chownSync(dir, postgresId('-u'), postgresId('-g'));
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+const postgresId = (flag: '-u' | '-g') => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+
+/** Writes the settings of a cluster of the test's own (its port, its socket directory, no fsync) after those `data` has. */
+function configure(data: string, dir: string, port: number, asRoot: boolean, settings: Readonly<Record<string, string | number>> | undefined, kept = ''): void {
   const conf = {
     port,
     listen_addresses: "'127.0.0.1'",
@@ -71,10 +87,14 @@ export async function startPgCluster(options: { settings?: Readonly<Record<strin
     fsync: 'off',
     full_page_writes: 'off',
     max_connections: 100,
-    ...options.settings,
+    ...settings,
   };
-  writeFileSync(join(data, 'postgresql.auto.conf'), Object.entries(conf).map(([k, v]) => `${k} = ${v}\n`).join(''));
+  writeFileSync(join(data, 'postgresql.auto.conf'), kept + Object.entries(conf).map(([k, v]) => `${k} = ${v}\n`).join(''));
   if (asRoot) execFileSync('chown', ['postgres:postgres', join(data, 'postgresql.auto.conf')]);
+}
+
+/** The cluster in `data`, started. */
+function started(run: Run, dir: string, data: string, port: number): PgCluster {
   const log = join(dir, 'server.log');
   const ctl = (...args: string[]) => run('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', ...args]);
   ctl('start');
@@ -95,6 +115,46 @@ export async function startPgCluster(options: { settings?: Readonly<Record<strin
     },
   };
   return cluster;
+}
+
+/** Initialises and starts a cluster of the test's own. Standbys may stream from it (`wal_level` replica, replication allowed from loopback). */
+export async function startPgCluster(options: { settings?: Readonly<Record<string, string | number>> } = {}): Promise<PgCluster> {
+  const { run, asRoot } = runner(tmpdir());
+  const dir = clusterDir(asRoot);
+  const data = join(dir, 'data');
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  const port = await freePort();
+  configure(data, dir, port, asRoot, { wal_level: 'replica', max_wal_senders: 10, ...options.settings });
+  return started(run, dir, data, port);
+}
+
+/**
+ * Starts a hot standby of `primary` on a port of its own: a base backup of it
+ * (`pg_basebackup -R`, which makes it a standby streaming from the primary), with `settings`.
+ */
+export async function startStandby(primary: PgCluster, options: { settings?: Readonly<Record<string, string | number>> } = {}): Promise<PgStandby> {
+  const { run, asRoot } = runner(tmpdir());
+  const dir = clusterDir(asRoot);
+  const data = join(dir, 'data');
+  run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', data, '-R', '-X', 'stream', '--no-sync']);
+  // The primary's settings came with the backup: its own port and socket replaced, the standby's connection to it kept.
+  const conninfo = readFileSync(join(data, 'postgresql.auto.conf'), 'utf8').split('\n').filter((line) => line.startsWith('primary_conninfo')).join('\n');
+  const port = await freePort();
+  configure(data, dir, port, asRoot, { hot_standby: 'on', ...options.settings }, `${conninfo}\n`);
+  const cluster = started(run, dir, data, port);
+  return {
+    ...cluster,
+    pauseReplay: () => { cluster.psql('SELECT pg_wal_replay_pause()'); },
+    resumeReplay: () => { cluster.psql('SELECT pg_wal_replay_resume()'); },
+    caughtUp: async (timeoutMs = 30_000) => {
+      const target = primary.psql('SELECT pg_current_wal_lsn()');
+      const deadline = Date.now() + timeoutMs;
+      while (cluster.psql(`SELECT pg_last_wal_replay_lsn() >= '${target}'::pg_lsn`) !== 't') {
+        if (Date.now() > deadline) throw new Error(`the standby has not replayed the primary's WAL up to ${target} in ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
 }
 
 /** A TCP port nothing listens on now. */

@@ -69,13 +69,22 @@ export const MIGRATIONS: Readonly<Record<string, EvcalMigration>> = {
  * which grows slow on a shared database, and its PostgreSQL lock is a session lock.
  */
 export async function migrate(db: Kysely<any>, options: MigrateOptions = {}): Promise<string[]> {
+  let pending: string[] | undefined;
   try {
-    if ((await pendingMigrations(db, options)).length === 0) return [];
+    pending = await pendingMigrations(db, options);
+    if (pending.length === 0) return [];
   } catch {
     // Never migrated (no evcal_migrations), or not readable: the migration says which.
   }
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
     return db.transaction().execute((trx) => applyMigrations(trx, options.schema));
+  }
+  if (await isHotStandby(db)) {
+    // A standby is checked, never migrated: it gets its schema from its primary.
+    const where = options.schema ? `schema "${options.schema}"` : 'the database';
+    throw new Error(pending
+      ? `the database is a hot standby (read-only) and ${where} is behind this evcal: ${pending.length} migration${pending.length === 1 ? '' : 's'} not applied (${pending.join(', ')}); migrate the primary (any evcal started on it does), then start this one again once the standby has replayed it`
+      : `the database is a hot standby (read-only) and ${where} holds no evcal tables; migrate the primary first`);
   }
   const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   try {
@@ -96,6 +105,12 @@ export async function migrate(db: Kysely<any>, options: MigrateOptions = {}): Pr
     }
     throw error;
   }
+}
+
+/** Whether a PostgreSQL database is a hot standby (in recovery): it answers reads and refuses every write. */
+export async function isHotStandby(db: Kysely<any>): Promise<boolean> {
+  const { rows } = await sql<{ standby: boolean }>`select pg_is_in_recovery() as standby`.execute(db);
+  return rows[0]?.standby === true;
 }
 
 /** How long a start waits for another one's migration. */
