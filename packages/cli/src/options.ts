@@ -120,6 +120,14 @@ export const SERVE_OPTIONS = {
     kind: 'boolean', serveOnly: true,
     help: 'deliver to private, loopback and link-local addresses too (a\nreceiver on this machine or network); refused by default (SSRF)',
   },
+  'read-replica': {
+    kind: 'list', value: '<postgres url>', alsoEnv: ['EVCAL_READ_REPLICAS'], serveOnly: true,
+    help: 'a PostgreSQL hot standby of the storage to send anonymous reads to\n(lists, single reads, feeds, pages, /changes) while its lag is within\n--replica-max-lag; repeatable; EVCAL_READ_REPLICAS takes a comma-\nseparated list. Writers read their own writes (Evcal-Position)',
+  },
+  'replica-max-lag': {
+    kind: 'string', value: '<seconds>', serveOnly: true,
+    help: 'how far behind the primary a replica may be and still be read\n(default 5); beyond it, reads go to the primary',
+  },
   demo: { kind: 'boolean', help: 'load a small demo calendar into an empty storage; without an\nadministrator, make one ("admin") and print its token once', serveOnly: true },
 } as const satisfies Record<string, OptionSpec>;
 

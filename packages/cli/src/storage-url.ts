@@ -27,6 +27,12 @@ export interface OpenStorageOptions {
    * @default ignored
    */
   readonly onConnectionError?: (error: Error) => void;
+  /**
+   * PostgreSQL: told the change counter's value after each write commits, in the write's async
+   * context (read-routing.ts hands it to the writer).
+   * @default ignored
+   */
+  readonly onCommit?: (position: number) => void;
 }
 
 /** Opens the storage a URL names. */
@@ -103,22 +109,50 @@ async function openSqlite(file: string): Promise<Storage> {
 }
 
 async function openPostgres(url: string, options: OpenStorageOptions): Promise<Storage> {
-  const [{ default: pg }, { createSqlStorage, migrate, watchPostgresPool }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), import('@evcal/sql'), import('kysely')]);
-  const parsed = new URL(url);
-  const schema = parsed.searchParams.get('schema') ?? undefined;
-  parsed.searchParams.delete('schema');
-  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-    throw new StorageUrlError(`storage ${redact(url)}: schema "${schema}" is not a plain SQL identifier`);
-  }
-  const pool = new pg.Pool({ connectionString: parsed.toString() });
-  // Without listeners, a connection's failure would end the process.
-  watchPostgresPool(pool, (error) => options.onConnectionError?.(error));
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const { db, schema, createSqlStorage, migrate } = await postgresDatabase(url, options);
   try {
     await migrate(db, schema ? { schema } : {});
   } catch (error) {
     await db.destroy();
     throw new StorageUrlError(`storage ${redact(url)}: cannot use this PostgreSQL database (${(error as Error).message})`);
   }
-  return createSqlStorage({ db, dialect: 'postgres', ...(schema ? { schema } : {}), destroyOnClose: true });
+  return createSqlStorage({
+    db, dialect: 'postgres', ...(schema ? { schema } : {}), destroyOnClose: true, ...(options.onCommit ? { onCommit: options.onCommit } : {}),
+  });
+}
+
+/**
+ * A read replica (a hot standby of the storage): opened without a query, so that a server starts
+ * while one is down; whoever reads it checks that it answers at the schema this version writes
+ * (`readiness`). Its schema is `schema` (the primary's) unless its URL names one.
+ */
+export async function openReplica(url: string, schema: string | undefined, options: OpenStorageOptions = {}): Promise<Storage> {
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new StorageUrlError(`read replica "${redact(url)}": a postgres:// URL`);
+  const opened = await postgresDatabase(url, options, schema, REPLICA_CONNECT_TIMEOUT_MS);
+  return opened.createSqlStorage({ db: opened.db, dialect: 'postgres', ...(opened.schema ? { schema: opened.schema } : {}), destroyOnClose: true });
+}
+
+/** How long a replica may take to accept a connection before it counts as down. */
+const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
+
+/** The schema a PostgreSQL URL names (`?schema=`), checked. */
+export function schemaOf(url: string): string | undefined {
+  const schema = new URL(url).searchParams.get('schema') ?? undefined;
+  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new StorageUrlError(`storage ${redact(url)}: schema "${schema}" is not a plain SQL identifier`);
+  }
+  return schema;
+}
+
+/** A pool on the database a URL names, watched so that no failed connection ends the process. */
+async function postgresDatabase(url: string, options: OpenStorageOptions, defaultSchema?: string, connectionTimeoutMillis?: number) {
+  const [{ default: pg }, { createSqlStorage, migrate, watchPostgresPool }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), import('@evcal/sql'), import('kysely')]);
+  const schema = schemaOf(url) ?? defaultSchema;
+  const parsed = new URL(url);
+  parsed.searchParams.delete('schema');
+  const pool = new pg.Pool({ connectionString: parsed.toString(), ...(connectionTimeoutMillis ? { connectionTimeoutMillis } : {}) });
+  // Without listeners, a connection's failure would end the process.
+  watchPostgresPool(pool, (error) => options.onConnectionError?.(error));
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return { db, schema, createSqlStorage, migrate };
 }

@@ -61,6 +61,13 @@ export interface SqlStorageOptions {
    * @default unknown
    */
   readonly freeBytes?: () => number | undefined;
+  /**
+   * PostgreSQL: told the change counter's value each time a write transaction has committed
+   * (the position of its changes), in the async context of the write: a server hands it to
+   * the writer, whose later reads wait for a replica that has replayed it.
+   * @default none
+   */
+  readonly onCommit?: (position: number) => void;
 }
 
 /** What the storage uses of a better-sqlite3 database to read its change counter synchronously. */
@@ -222,19 +229,21 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     let result: T | undefined;
     let bulk = false;
     let events = 0;
+    let position = 0;
     try {
       return await runCommitted(root, async (tx) => {
         const state: TransactionState = newState(await parallel!.claim(tx), pending());
         result = await fn(tx, state);
         if (!state.wrote) throw NOTHING_WRITTEN;
         if (state.folding) await foldCountsPostgres(tx, tableId);
-        await parallel!.position(tx, state, state.atCommit!);
+        position = await parallel!.position(tx, state, state.atCommit!);
         // Every insert counts in `rows` too: a load, or a batch of status changes (the lists filter on status).
         bulk = state.rows >= BULK_INSERTS;
         events = state.events;
         return result;
       }).then(async (value) => {
         faults.succeeded();
+        options.onCommit?.(position);
         if (events) searchIndex?.wrote(events);
         // Best effort: the load has committed, and lists stay right (only slower) without it.
         if (bulk) await analyze().catch(() => undefined);
