@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Storage, StorageReadiness } from '@evcal/core';
 import { requestIdHeader } from './access-log';
 import type { Logger } from './logger';
+import type { ReplicaState } from './replica-set';
 
 export interface HealthOptions {
   readonly storage: Storage;
@@ -15,6 +16,8 @@ export interface HealthOptions {
   readonly stopping: () => boolean;
   /** How long the storage may take to answer. @default 3000 */
   readonly timeoutMs?: number;
+  /** The read replicas' states, shown by /readyz. @default none */
+  readonly replicas?: () => readonly ReplicaState[];
 }
 
 /** Answers the health routes; false for any other request (left to the API). */
@@ -49,9 +52,12 @@ export function healthRoutes(options: HealthOptions): (req: IncomingMessage, res
         lastReason = reason;
       }
       // Ready but not writable stays 200, so that a balancer keeps sending it the reads it serves.
-      if (!r.ready) send(res, req, 503, { status: 'unavailable', reason: r.reason });
-      else if (r.writable === false) send(res, req, 200, { status: 'ready', writable: false, reason: r.reason });
-      else send(res, req, 200, { status: 'ready', writable: true });
+      const replicas = options.replicas && {
+        replicas: options.replicas().map((s) => ({ replica: s.name, up: s.up, lag_ms: Number.isFinite(s.lagMs) ? s.lagMs : null, position: s.position })),
+      };
+      if (!r.ready) send(res, req, 503, { status: 'unavailable', reason: r.reason, ...replicas });
+      else if (r.writable === false) send(res, req, 200, { status: 'ready', writable: false, reason: r.reason, ...replicas });
+      else send(res, req, 200, { status: 'ready', writable: true, ...replicas });
     });
     return true;
   };

@@ -60,6 +60,13 @@ export async function runServe(args: readonly string[], help: string): Promise<n
   const siteUrl = o<string>('site-url') && siteUrlOf(o<string>('site-url')!);
   const storage = str('storage') ?? DEFAULT_STORAGE;
   const shutdownSeconds = num('shutdown-timeout');
+  const maxLag = o<string>('replica-max-lag');
+  const maxLagSeconds = maxLag === undefined ? undefined : Number(maxLag.value.replace(/s$/, ''));
+  if (maxLag && !(Number.isFinite(maxLagSeconds) && maxLagSeconds! > 0)) throw new UsageError(`${maxLag.source} must be a number of seconds above 0, such as 5 or 0.5, got "${maxLag.value}"`);
+  const replicas = o<string[]>('read-replica');
+  for (const url of replicas?.value ?? []) {
+    if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError(`${replicas!.source} must be postgres:// URLs of hot standbys of the storage, got "${redact(url)}"`);
+  }
   const retries = o<string>('webhook-retries');
   const retrySchedule = retries && durations(retries);
   const server = await serve({
@@ -94,6 +101,8 @@ export async function runServe(args: readonly string[], help: string): Promise<n
       ...(retrySchedule ? { retrySchedule } : {}),
       ...(o<boolean>('webhook-allow-private')?.value ? { allowPrivateAddresses: true } : {}),
     },
+    ...(replicas?.value.length ? { readReplicas: replicas.value } : {}),
+    ...(maxLagSeconds !== undefined ? { replicaMaxLagMs: maxLagSeconds * 1000 } : {}),
     logger,
     users,
   });

@@ -9,7 +9,7 @@ import {
   type Principal, type Storage, type WebhookDispatcher,
 } from '@evcal/core';
 import {
-  accountCredentials, anonymousWithoutAuthorization, createFetchHandler, createLanguageHandler, createWebhookSender, lookupAddresses,
+  accountCredentials, anonymousWithoutAuthorization, createFetchHandler, createLanguageHandler, createWebhookSender, fetchHandlerOf, lookupAddresses,
   memoryCredentialFailureLimit, memoryRateLimit, weakSecret,
   type Authenticate, type FetchHandlerOptions, type HandlerRequest,
 } from '@evcal/http';
@@ -19,7 +19,9 @@ import { requestContextOf, requestIdHeader, withAccessLog, type RequestContext }
 import { ensureDemoAdministrator, type DemoAdministrator } from './demo-account';
 import { healthRoutes } from './health';
 import { createLogger, errorFields, type Logger } from './logger';
-import { DEFAULT_STORAGE, openStorage } from './storage-url';
+import { DEFAULT_STORAGE, isPostgresUrl, openReplica, openStorage, redact, schemaOf, StorageUrlError } from './storage-url';
+import { noteCommit, readRouter, routedStorage, WEB_ANSWERS, WIRE_ANSWERS } from './read-routing';
+import { replicaSet, type ReplicaSet } from './replica-set';
 import { createSitePages, isSitePath } from './web/site-pages';
 
 export interface ServeOptions {
@@ -82,6 +84,14 @@ export interface ServeOptions {
   readonly webhooks?: ServeWebhookOptions;
   /** How long a slow or idle client may hold a connection. */
   readonly timeouts?: ServeTimeouts;
+  /**
+   * PostgreSQL hot standbys of the storage (`postgres://` URLs; their schema is the storage's
+   * unless they name one) that anonymous reads go to while within `replicaMaxLagMs` (read-routing.ts).
+   * @default none
+   */
+  readonly readReplicas?: readonly string[];
+  /** How far behind the primary a replica may be and still be read. @default 5000 */
+  readonly replicaMaxLagMs?: number;
 }
 
 /**
@@ -131,12 +141,21 @@ export interface RunningServer {
 /** Starts the server; resolves once it listens. */
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
-  const storage = await openStorage(options.storage ?? DEFAULT_STORAGE, {
-    onConnectionError: (error) => logger.warn('storage connection lost', errorFields(error)),
-  });
+  const storageUrl = options.storage ?? DEFAULT_STORAGE;
+  const onConnectionError = (error: Error) => logger.warn('storage connection lost', errorFields(error));
+  // PostgreSQL: each write's position goes to its writer (read-routing.ts), replicas or not.
+  const postgres = isPostgresUrl(storageUrl);
+  const storage = await openStorage(storageUrl, { onConnectionError, ...(postgres ? { onCommit: noteCommit } : {}) });
   let server: Server | undefined;
   let dispatcher: WebhookDispatcher | undefined;
+  let replicas: ReplicaSet | undefined;
   try {
+    const maxLagMs = options.replicaMaxLagMs ?? 5_000;
+    if (options.readReplicas?.length) {
+      if (!postgres) throw new StorageUrlError('--read-replica needs a postgres:// storage: replicas are hot standbys of it');
+      replicas = await openReplicas(storageUrl, options.readReplicas, storage, maxLagMs, logger);
+    }
+    const router = postgres ? readRouter({ primary: storage, ...(replicas ? { replicas } : {}), cookieMaxAgeSeconds: Math.max(60, Math.ceil((2 * maxLagMs) / 1000)) }) : undefined;
     // A storage that takes no writes (a PostgreSQL hot standby) is served read-only: reads
     // answered, writes refused with 503 rest_read_only, nothing written in the background.
     const state = await storage.readiness();
@@ -148,7 +167,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
     // Token expiry follows the real clock, whatever the calendar's.
     const accounts = createAccounts({ storage });
     const calendar = createCalendar({
-      storage,
+      // Reads of each request where its route says (read-routing.ts); on other storages, the storage.
+      storage: router ? routedStorage(storage) : storage,
       // Failures of work no request waits for (publishing, pruning, webhook delivery's loop).
       onError: backgroundErrors(logger),
       timezone: options.timezone ?? 'UTC',
@@ -202,23 +222,26 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       return stopping ? { ...id, connection: 'close' } : id;
     };
     const publicOrigin = options.siteUrl === undefined ? {} : { origin: options.siteUrl.replace(/\/+$/, '') };
-    const api = toNodeHandler(handler, { trustProxy: options.trustProxy === true, headers: answerHeaders, ...publicOrigin });
+    const routedApi = router ? fetchHandlerOf((request) => router.run(request, () => handler.handle(request), WIRE_ANSWERS)) : handler;
+    const api = toNodeHandler(routedApi, { trustProxy: options.trustProxy === true, headers: answerHeaders, ...publicOrigin });
     const apiRoots = languages.length
       ? Object.fromEntries(languages.map((l, i) => [l.toLowerCase(), i === 0 ? `${basePath}/${namespace}` : `${basePath}/${l.toLowerCase()}/${namespace}`]))
       : { en: `${basePath}/${namespace}` };
-    const pages = toNodeHandler(createSitePages({
+    const sitePages = createSitePages({
       calendar,
       apiRoots,
       today: () => formatWall(instantToWall(calendar.config.now(), calendar.config.zone)).slice(0, 10),
       onError: (error) => logger.error('unexpected error in a page', errorFields(error)),
-    }), { trustProxy: options.trustProxy === true, headers: answerHeaders, ...publicOrigin });
+    });
+    const routedPages = router ? (request: Request) => router.run(request, () => sitePages(request), WEB_ANSWERS) : sitePages;
+    const pages = toNodeHandler(routedPages, { trustProxy: options.trustProxy === true, headers: answerHeaders, ...publicOrigin });
     // The API's addresses stay the API's, even where a page's address would match (a base path such as /event).
     const apiPrefixes = [`${basePath}/${namespace}`, ...languages.map((l) => `${basePath}/${l.toLowerCase()}/${namespace}`)].map((p) => p.toLowerCase());
     const isPage = (url: string) => isSitePath(url) && !apiPrefixes.some((p) => {
       const path = url.toLowerCase();
       return path === p || path.startsWith(`${p}/`) || path.startsWith(`${p}?`);
     });
-    const health = healthRoutes({ storage, logger, stopping: () => stopping });
+    const health = healthRoutes({ storage, logger, stopping: () => stopping, ...(replicas ? { replicas: replicas.states } : {}) });
     // One listener for every response (a response closes once): no closure made per request.
     function settled(): void {
       inFlight -= 1;
@@ -298,6 +321,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
         // Requests finish first; then deliveries under way, then the storage.
         closing = stopServer(running, () => inFlight, async () => {
           await sender.stop();
+          await replicas?.close();
           await storage.close();
         }, logger, options.shutdownTimeoutMs ?? 10_000);
         return closing;
@@ -306,9 +330,30 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   } catch (error) {
     await dispatcher?.stop();
     if (server?.listening) server.close();
+    await replicas?.close();
     await storage.close();
     throw error;
   }
+}
+
+/** The read replicas, opened and read once before the server listens; their coming and going logged. */
+async function openReplicas(storageUrl: string, urls: readonly string[], primary: Storage, maxLagMs: number, logger: Logger): Promise<ReplicaSet> {
+  const schema = schemaOf(storageUrl);
+  const opened = await Promise.all(urls.map(async (url) => ({
+    name: redact(url),
+    storage: await openReplica(url, schema, { onConnectionError: (error) => logger.warn('read replica connection lost', { replica: redact(url), ...errorFields(error) }) }),
+  })));
+  const set = replicaSet({
+    primary,
+    replicas: opened,
+    maxLagMs,
+    onChange: (state, detail) => {
+      if (state.up && state.lagMs <= maxLagMs) logger.info('read replica in use', { replica: state.name, lag_ms: state.lagMs });
+      else logger.warn('read replica skipped: reads go to the primary', { replica: state.name, up: state.up, lag_ms: Number.isFinite(state.lagMs) ? state.lagMs : null, ...(detail ? { detail } : {}) });
+    },
+  });
+  await set.poll();
+  return set;
 }
 
 /** The log line of each fault of the storage a request meets. */

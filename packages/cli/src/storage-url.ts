@@ -40,8 +40,13 @@ export async function openStorage(url: string, options: OpenStorageOptions = {})
   if (url === 'memory' || url === 'memory:') return createMemoryStorage();
   if (url.startsWith('json:')) return openJsonFileStorage({ path: fileOf(url, 'json:') });
   if (url.startsWith('sqlite:')) return openSqlite(fileOf(url, 'sqlite:'));
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
+  if (isPostgresUrl(url)) return openPostgres(url, options);
   throw new StorageUrlError(`unknown storage "${redact(url)}": use memory, json:<file>, sqlite:<file> or postgres://…`);
+}
+
+/** Whether a storage URL names a PostgreSQL database. */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
 }
 
 /** The URL without its password, for messages. */
@@ -127,7 +132,7 @@ async function openPostgres(url: string, options: OpenStorageOptions): Promise<S
  * (`readiness`). Its schema is `schema` (the primary's) unless its URL names one.
  */
 export async function openReplica(url: string, schema: string | undefined, options: OpenStorageOptions = {}): Promise<Storage> {
-  if (!/^postgres(ql)?:\/\//.test(url)) throw new StorageUrlError(`read replica "${redact(url)}": a postgres:// URL`);
+  if (!isPostgresUrl(url)) throw new StorageUrlError(`read replica "${redact(url)}": a postgres:// URL`);
   const opened = await postgresDatabase(url, options, schema, REPLICA_CONNECT_TIMEOUT_MS);
   return opened.createSqlStorage({ db: opened.db, dialect: 'postgres', ...(opened.schema ? { schema: opened.schema } : {}), destroyOnClose: true });
 }

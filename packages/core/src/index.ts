@@ -46,7 +46,9 @@ export { TOKEN_KINDS, userNameKey } from './model/accounts';
 export type { TokenKind, TokenRecord, UserRecord } from './model/accounts';
 
 // Validators (ETags) and preconditions (If-Match) of the representations.
-export { jsonTextOf, validatorOf } from './operations/validators';
+export { jsonTextOf, listTagChange, validatorOf } from './operations/validators';
+export { decodeSyncToken } from './changes/sync-token';
+export type { SyncToken } from './changes/sync-token';
 export type { Preconditions, Validated } from './operations/validators';
 
 // iCalendar: feeds (`calendar.events.feed`) and import.

@@ -2,6 +2,7 @@
 // @evcal/http/node (node:http, Express, Connect) and @evcal/http/next (Next.js).
 export { createFetchHandler } from './fetch-handler';
 export type { FetchHandlerOptions } from './fetch-handler';
+export { fetchHandlerOf } from './wire-response';
 export type { EvcalHandler, FetchHandler, WireHandler, WireResponse } from './wire-response';
 export type { HandlerRequest, HeaderReader } from './handler-request';
 export { createLanguageHandler } from './language-handler';

@@ -88,6 +88,16 @@ export function listValidator(lastChange: number, query: unknown): string {
   return `l${lastChange}q${hash(JSON.stringify(query))}`;
 }
 
+/**
+ * The change counter a list's entity tag (as sent back in `If-None-Match`) was made at, or
+ * undefined for any other tag: a server reading from replicas sends a request carrying one
+ * only to a replica that has replayed that far.
+ */
+export function listTagChange(tag: string): number | undefined {
+  const m = /^(?:W\/)?"l(\d{1,15})q/.exec(tag.trim());
+  return m ? Number(m[1]) : undefined;
+}
+
 /** Throws `precondition_failed` unless `conditions` hold for a record whose state is `current`. */
 export function checkPreconditions(conditions: Preconditions | undefined, current: () => string): void {
   if (!conditions) return;
