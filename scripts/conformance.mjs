@@ -10,6 +10,11 @@
 //                                                EVCAL_TEST_PGBOUNCER_URL names one in front of
 //                                                it (CI does: .ci/run), which a server reaching
 //                                                PostgreSQL directly passes a fortiori
+//   node scripts/conformance.mjs --through-replica  on a PostgreSQL primary and a streaming hot
+//                                                standby of the run's own (initdb, pg_basebackup;
+//                                                synchronous, remote_apply), every server reading
+//                                                through the standby (--read-replica); the
+//                                                standby's transactions are counted to show it served
 //   node scripts/conformance.mjs --update        rewrite the list from this run (keeps notes)
 //   node scripts/conformance.mjs cases/terms.test.mjs   only some files
 //
@@ -58,6 +63,10 @@ if (args.includes('--all-storages') && !process.env.EVCAL_TEST_POSTGRES_URL) {
   console.log('NOTICE: EVCAL_TEST_POSTGRES_URL is not set: the conformance suite does not run on PostgreSQL.');
 }
 let ok = true;
+if (args.includes('--through-replica')) {
+  ok = await throughReplica();
+  process.exit(ok ? 0 : 1);
+}
 for (const storage of storages) {
   // On PostgreSQL every server gets a fresh schema (conf_<hex>): dropped once the suite has run.
   const sweep = /^postgres(ql)?:\/\//.test(storage) ? await startSchemaSweep(storage) : null;
@@ -66,8 +75,36 @@ for (const storage of storages) {
 }
 process.exit(ok ? 0 : 1);
 
-/** Runs the suite on one storage; true when the outcome matches the expectations. */
-function runSuite(storage) {
+/**
+ * The suite with every server on a primary of this run's own and reading through its standby
+ * (packages/cli/test/support/pg-cluster.ts). The standby applies each commit before the
+ * primary confirms it (`synchronous_commit = remote_apply`): scenarios write, then read
+ * anonymously at once, with no position to send back (docs/operations.md, "Read replicas").
+ */
+async function throughReplica() {
+  const { tsImport } = await import('tsx/esm/api');
+  const { startPgCluster, startStandby } = await tsImport('../packages/cli/test/support/pg-cluster.ts', import.meta.url);
+  const primary = await startPgCluster();
+  let standby;
+  try {
+    standby = await startStandby(primary);
+    primary.psql("ALTER SYSTEM SET synchronous_standby_names = '*'");
+    primary.psql("ALTER SYSTEM SET synchronous_commit = 'remote_apply'");
+    primary.psql('SELECT pg_reload_conf()');
+    // Reads of events, counted by each server (the replicas' monitor reads other tables).
+    const eventReads = (cluster) => Number(cluster.psql("SELECT coalesce(sum(seq_scan + coalesce(idx_scan, 0)), 0) FROM pg_stat_user_tables WHERE relname = 'evcal_events'"));
+    const ok = runSuite(primary.url(), `--read-replica ${standby.url()}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // statistics are flushed within a second
+    console.log(`conformance (through a replica): reads of evcal_events on the standby ${eventReads(standby)}, on the primary ${eventReads(primary)}`);
+    return ok;
+  } finally {
+    standby?.remove();
+    primary.remove();
+  }
+}
+
+/** Runs the suite on one storage (`serveArgs`: more flags for every server); true when the outcome matches the expectations. */
+function runSuite(storage, serveArgs = '') {
   const out = mkdtempSync(join(tmpdir(), 'evcal-conformance-'));
   const resultsFile = join(out, 'results.jsonl');
   const started = Date.now();
@@ -80,7 +117,7 @@ function runSuite(storage) {
   ], {
     cwd: suite,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, EVCAL_SERVE: `${process.execPath} ${cli} serve`, EVCAL_ROOT: root, EVCAL_STORAGE: storage },
+    env: { ...process.env, EVCAL_SERVE: `${process.execPath} ${cli} serve ${serveArgs}`.trim(), EVCAL_ROOT: root, EVCAL_STORAGE: storage },
   });
   const results = existsSync(resultsFile)
     ? readFileSync(resultsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
