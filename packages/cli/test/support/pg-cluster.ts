@@ -78,8 +78,11 @@ function clusterDir(asRoot: boolean): string {
 
 const postgresId = (flag: '-u' | '-g') => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
 
-/** Writes the settings of a cluster of the test's own (its port, its socket directory, no fsync) after those `data` has. */
-function configure(data: string, dir: string, port: number, asRoot: boolean, settings: Readonly<Record<string, string | number>> | undefined, kept = ''): void {
+/** The settings that place a cluster: a standby takes its own, not its primary's. */
+const OWN_ADDRESS = new Set(['port', 'listen_addresses', 'unix_socket_directories']);
+
+/** Writes the settings of a cluster of the test's own (its port, its socket directory, no fsync, then `settings`). */
+function configure(data: string, dir: string, port: number, asRoot: boolean, settings: Readonly<Record<string, string | number>> | undefined): void {
   const conf = {
     port,
     listen_addresses: "'127.0.0.1'",
@@ -89,7 +92,7 @@ function configure(data: string, dir: string, port: number, asRoot: boolean, set
     max_connections: 100,
     ...settings,
   };
-  writeFileSync(join(data, 'postgresql.auto.conf'), kept + Object.entries(conf).map(([k, v]) => `${k} = ${v}\n`).join(''));
+  writeFileSync(join(data, 'postgresql.auto.conf'), Object.entries(conf).map(([k, v]) => `${k} = ${v}\n`).join(''));
   if (asRoot) execFileSync('chown', ['postgres:postgres', join(data, 'postgresql.auto.conf')]);
 }
 
@@ -137,10 +140,13 @@ export async function startStandby(primary: PgCluster, options: { settings?: Rea
   const dir = clusterDir(asRoot);
   const data = join(dir, 'data');
   run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', data, '-R', '-X', 'stream', '--no-sync']);
-  // The primary's settings came with the backup: its own port and socket replaced, the standby's connection to it kept.
-  const conninfo = readFileSync(join(data, 'postgresql.auto.conf'), 'utf8').split('\n').filter((line) => line.startsWith('primary_conninfo')).join('\n');
+  // The primary's settings came with the backup (a standby needs some at least as large as its
+  // primary's: max_connections…), and its connection to the primary: kept, but for the address.
+  const kept = Object.fromEntries(readFileSync(join(data, 'postgresql.auto.conf'), 'utf8').split('\n')
+    .map((line) => /^\s*([a-z_]+)\s*=\s*(.*)$/.exec(line)).filter((m): m is RegExpExecArray => m !== null && !OWN_ADDRESS.has(m[1]!))
+    .map((m) => [m[1]!, m[2]!]));
   const port = await freePort();
-  configure(data, dir, port, asRoot, { hot_standby: 'on', ...options.settings }, `${conninfo}\n`);
+  configure(data, dir, port, asRoot, { ...kept, hot_standby: 'on', ...options.settings });
   const cluster = started(run, dir, data, port);
   return {
     ...cluster,
