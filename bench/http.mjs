@@ -7,8 +7,7 @@
 // administrator's bearer token; every request a new title, so slugs never collide). Each server runs in its own
 // process; autocannon runs in this one (10 connections, no pipelining).
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import { encodeDataset } from '@evcal/core';
 import { BENCH_NOW, generateDataset, ids } from './lib/dataset.mjs';
 import { loadSnapshot } from './lib/records.mjs';
 import { postgresSchema, sqliteFile } from './lib/stores.mjs';
+import { cpuMicros, start, stop } from './lib/processes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, '..', 'packages', 'cli', 'dist', 'cli.js');
@@ -39,48 +39,12 @@ const log = (m) => process.stderr.write(`[http ${storageName} ${n}] ${m}\n`);
 const scratch = mkdtempSync(join(tmpdir(), 'evcal-bench-http-'));
 const cleanups = [() => rmSync(scratch, { recursive: true, force: true })];
 
-/** Starts a child process and resolves with it once `ready` matches a line of its output. */
-function start(args, ready) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const onData = (d) => {
-      out += d;
-      const m = ready.exec(out);
-      if (m) {
-        child.stdout.off('data', onData);
-        resolve({ child, match: m });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (d) => (err += d));
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${err || out}`)));
-  });
-}
-
-/** CPU time a process has used so far, in µs (Linux: /proc/<pid>/stat, user + system). */
-function cpuMicros(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * (1e6 / CLOCK_TICKS);
-}
-const CLOCK_TICKS = 100;
-
 /** A load run's summary, with the CPU the server process spent per request. */
 async function measured(child, run) {
   const before = cpuMicros(child.pid);
   const r = summary(await run());
   return { ...r, cpuPerRequestUs: (cpuMicros(child.pid) - before) / Math.max(1, r.requests) };
 }
-
-const stop = (child) => new Promise((resolve) => {
-  if (child.exitCode !== null) return resolve();
-  child.removeAllListeners('exit');
-  child.once('exit', resolve);
-  child.kill('SIGTERM');
-  setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-});
 
 // ---- the storage evcal serves ----
 let storageUrl;

@@ -3,7 +3,7 @@
 // timing. The quick mode (small N, short runs) checks that every benchmark still runs: it exits
 // non-zero only when one crashes.
 //
-//   node bench/run.mjs [--quick] [--only inprocess,http,memory] [--storages memory,sqlite,…]
+//   node bench/run.mjs [--quick] [--only inprocess,http,memory,year,scale] [--storages memory,sqlite,…]
 //                      [--sizes 10000,100000] [--keep-going] [--merge]
 //
 // --merge keeps the results of an earlier run in the same results file and replaces only what
@@ -12,9 +12,11 @@
 //
 // PostgreSQL: EVCAL_BENCH_POSTGRES_URL (default postgres://evcal:evcal@127.0.0.1:5432/evcal);
 // when it cannot be reached its benchmarks are skipped with a notice. Each PostgreSQL run uses
-// a fresh schema bench_<random>, dropped afterwards.
+// a fresh schema bench_<random>, dropped afterwards. `scale` (pg-scale.mjs: parallel writers,
+// imports, read replicas) starts a PostgreSQL primary and standby of its own with the machine's
+// server binaries (initdb), skipped with a notice without them.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +37,7 @@ const { values: opts } = parseArgs({
   },
 });
 const quick = opts.quick;
-const only = new Set((opts.only ?? 'inprocess,http,memory,year').split(','));
+const only = new Set((opts.only ?? 'inprocess,http,memory,year,scale').split(','));
 const mode = quick ? 'quick' : 'full';
 
 /**
@@ -118,6 +120,7 @@ const results = {
   http: [],
   memory: [],
   yearList: [],
+  scale: [],
   failures: [],
 };
 const pgOk = await postgresReachable();
@@ -168,6 +171,14 @@ try {
       });
     }
   }
+  if (only.has('scale')) {
+    if (!postgresBinaries()) say('notice: no PostgreSQL server binaries (initdb): the benchmark of writers and replicas on PostgreSQL is skipped.');
+    else {
+      await attempt('PostgreSQL: parallel writers, an import beside creates, reads through a replica', async () => {
+        results.scale.push({ ...(await runScript('pg-scale.mjs', quick ? ['--quick'] : [])), loadavg: loadavg() });
+      });
+    }
+  }
 } finally {
   results.finishedAt = new Date().toISOString();
   results.seconds = (performance.now() - started) / 1000;
@@ -197,8 +208,15 @@ function merged(earlier, now) {
     http: combine(earlier.http, now.http),
     memory: [...(earlier.memory ?? []).filter((x) => !now.memory.some((y) => y.n === x.n)), ...now.memory],
     yearList: [...(earlier.yearList ?? []).filter((x) => !now.yearList.some((y) => y.storage === x.storage)), ...now.yearList],
+    scale: now.scale.length ? now.scale : (earlier.scale ?? []),
     failures: [...(earlier.failures ?? []), ...now.failures],
   };
+}
+
+/** Whether this machine has PostgreSQL's server binaries (a cluster of the benchmark's own). */
+function postgresBinaries() {
+  const root = '/usr/lib/postgresql';
+  return Boolean(process.env.EVCAL_TEST_POSTGRES_BIN) || (existsSync(root) && readdirSync(root).some((m) => existsSync(join(root, m, 'bin', 'initdb'))));
 }
 
 function summary(r) {
@@ -234,6 +252,21 @@ function summary(r) {
       const sizes = Object.keys(y.sizes);
       lines.push(`| ${y.storage} | ${sizes.map((n) => Number(n).toLocaleString('en')).join(' → ')} | ${sizes.map((n) => fmtMs(y.sizes[n].p50)).join(' → ')} | ${y.growth === undefined ? '—' : `${y.growth.toFixed(2)}×`} |`);
     }
+  }
+  for (const x of r.scale ?? []) {
+    const pct = (v) => `${(100 * v).toFixed(1)}%`;
+    const t = x.twoServers;
+    lines.push('', `PostgreSQL, writers and replicas (load ${x.loadavgAtStart.map((l) => l.toFixed(1)).join(' ')} at its start):`,
+      `- POST /events, 10 connections: evcal ${x.creates.evcal.requestsPerSec.toFixed(0)}/s (p99 ${x.creates.evcal.latencyP99} ms), `
+      + `INSERT … RETURNING baseline ${x.creates.baseline.requestsPerSec.toFixed(0)}/s: ${pct(x.creates.ratio)}`,
+      `- one server's creates alone ${t.alone.requestsPerSec.toFixed(0)}/s, p99 ${t.alone.latencyP99} ms, lock waits in ${pct(t.alone.lockWaits.share)} of samples; `
+      + `while a second writes ${t.whileOtherWrites.requestsPerSec.toFixed(0)}/s, p99 ${t.whileOtherWrites.latencyP99} ms, lock waits in ${pct(t.whileOtherWrites.lockWaits.share)}; `
+      + `two at full load ${t.bothFull.total.toFixed(0)}/s = ${t.bothFull.overOne.toFixed(2)}× one`,
+      `- creates during \`evcal import\` of ${x.duringImport.events.toLocaleString('en')} events (${x.duringImport.importSeconds.toFixed(0)} s): `
+      + `${x.duringImport.creates.requests} creates, p99 ${x.duringImport.creates.latencyP99} ms, worst ${x.duringImport.creates.latencyMax} ms`,
+      `- anonymous reads on two servers, one healthy replica: ${x.replicaHealthy.requests} requests, calendar reads on the primary ${x.replicaHealthy.primaryReads}, on the replica ${x.replicaHealthy.replicaReads}`,
+      `- the replica paused past the lag allowed: ${x.replicaPaused.requests} requests, on the primary ${x.replicaPaused.primaryReads}, on the replica ${x.replicaPaused.replicaReads}; `
+      + `an event written after the pause: ${x.replicaPaused.newEventStatus.join(', ')}`);
   }
   for (const m of r.memory) {
     lines.push('', `Memory adapter, ${m.n.toLocaleString('en')} events: ${m.indexed.heapBytesPerEvent.toFixed(0)} B/event on the heap with its indexes, `

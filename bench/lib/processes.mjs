@@ -1,0 +1,42 @@
+// Child processes of the benchmarks: servers started and awaited until they say they listen,
+// stopped gracefully, and the CPU each has used.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** Starts a child process and resolves with it once `ready` matches a line of its output. */
+export function start(args, ready) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const onData = (d) => {
+      out += d;
+      const m = ready.exec(out);
+      if (m) {
+        child.stdout.off('data', onData);
+        resolve({ child, match: m });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d) => (err += d));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${err || out}`)));
+  });
+}
+
+/** Stops a child (SIGTERM, SIGKILL after 5 s); resolves once it has exited. */
+export const stop = (child) => new Promise((resolve) => {
+  if (child.exitCode !== null) return resolve();
+  child.removeAllListeners('exit');
+  child.once('exit', resolve);
+  child.kill('SIGTERM');
+  setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+});
+
+const CLOCK_TICKS = 100;
+
+/** CPU time a process has used so far, in µs (Linux: /proc/<pid>/stat, user + system). */
+export function cpuMicros(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1e6 / CLOCK_TICKS);
+}
