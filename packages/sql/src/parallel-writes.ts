@@ -23,7 +23,7 @@
 import { storageError } from '@evcal/core/adapter';
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import { changeRow, deliveryRow, type AtCommit } from './sql-change-store';
-import type { Db } from './sql-storage';
+import type { Db } from './db';
 
 /** A write transaction's number, and whether it was handed out. */
 export interface WriteNumber {
