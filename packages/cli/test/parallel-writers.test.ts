@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { needBuiltCli, startServe, type Running } from './support/serve-process';
 import { catchUp, expectCopyEqualsLists, startCopy, syncPage } from './support/sync-client';
+import { caller } from './support/api-call';
 
 needBuiltCli();
 
@@ -18,25 +19,7 @@ const ADMIN = 'tok-admin';
 // One public origin: every server writes the same addresses, so their answers compare byte for byte.
 const USERS = ['--user', `1:administrator:${ADMIN}`, '--site-url', 'https://cal.example.org'];
 
-interface Answer {
-  readonly status: number;
-  readonly etag: string | null;
-  readonly json: any;
-}
-
-async function call(url: string, init: { method?: string; json?: unknown; headers?: Record<string, string>; anonymous?: boolean } = {}): Promise<Answer> {
-  const res = await fetch(url, {
-    method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
-    headers: {
-      ...(init.anonymous ? {} : { authorization: `Bearer ${ADMIN}` }),
-      ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-      ...init.headers,
-    },
-    ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
-  });
-  const text = await res.text();
-  return { status: res.status, etag: res.headers.get('etag'), json: text ? JSON.parse(text) : undefined };
-}
+const call = caller(ADMIN);
 
 const event = (title: string, extra: Record<string, unknown> = {}) => ({
   title, start_date: '2027-01-10 20:00:00', end_date: '2027-01-10 23:00:00', status: 'publish', ...extra,

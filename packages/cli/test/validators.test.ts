@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { needBuiltCli, startServe } from './support/serve-process';
+import { caller } from './support/api-call';
 
 needBuiltCli();
 
@@ -29,26 +30,7 @@ const storages: Array<[string, () => string, { available: boolean; shared: boole
   ['postgres', () => `${POSTGRES_URL}${POSTGRES_URL?.includes('?') ? '&' : '?'}schema=evcal_etag_${randomBytes(4).toString('hex')}`, { available: Boolean(POSTGRES_URL), shared: true }],
 ];
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  readonly json: any;
-}
-
-async function call(url: string, init: { method?: string; json?: unknown; headers?: Record<string, string>; anonymous?: boolean } = {}): Promise<Answer> {
-  const res = await fetch(url, {
-    method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
-    headers: {
-      ...(init.anonymous ? {} : { authorization: `Bearer ${ADMIN}` }),
-      ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-      ...init.headers,
-    },
-    ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
-}
+const call = caller(ADMIN);
 
 const EVENT = { title: 'Gig', start_date: '2027-01-10 20:00:00', end_date: '2027-01-10 23:00:00', status: 'publish', venue: { venue: 'Hall' }, organizer: { organizer: 'Ada' }, categories: ['Music'], tags: ['Free'] };
 
