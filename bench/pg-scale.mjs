@@ -1,5 +1,5 @@
-// Growing on PostgreSQL (issue 35; docs/performance.md, "Writers on PostgreSQL" and "Read
-// replicas"), on a primary and a streaming hot standby of this run's own (initdb,
+// Growing on PostgreSQL (issue 35; docs/performance.md, "Growing on PostgreSQL (issue 35)"),
+// on a primary and a streaming hot standby of this run's own (initdb,
 // pg_basebackup; fsync on, as a database is run), measured with autocannon:
 //   - creates: POST /events through evcal serve (10 connections) against a bare node:http
 //     server doing one INSERT … RETURNING of a row as wide over a pool of the same size;
@@ -47,7 +47,12 @@ try {
   await standby.caughtUp();
   const payload = benchEvents(PLAN.seed);
   let serial = 0;
-  const create = { method: 'POST', path: `${API}/events`, headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, setupRequest: (req) => ({ ...req, body: JSON.stringify(payload(serial++)) }) };
+  /** A create of an event of the dataset of `events` (its venues, organizers and terms: their ids differ between sizes). */
+  const creating = (events) => {
+    const next = benchEvents(events);
+    return { method: 'POST', path: `${API}/events`, headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, setupRequest: (req) => ({ ...req, body: JSON.stringify(next(serial++)) }) };
+  };
+  const create = creating(PLAN.seed);
 
   // ---- creates against the INSERT baseline ----
   {
@@ -89,13 +94,13 @@ try {
     const importing = run(['import', file, '--storage', imp]);
     // Creates from the import's first commit on (it moves the id sequences past the dataset's ids).
     while (Number(primary.psql("SELECT count(*) FROM imp.evcal_events")) === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-    const load = autocannon({ url: evcal.origin, connections: 2, pipelining: 1, duration: 3600, requests: [create] });
+    const load = autocannon({ url: evcal.origin, connections: 2, pipelining: 1, duration: 3600, requests: [creating(PLAN.importEvents)] });
     await importing;
     const importSeconds = (performance.now() - t0) / 1000;
     load.stop();
     const during = summary(await load);
     results.duringImport = { events: PLAN.importEvents, importSeconds, creates: during, loadavg: loadavg() };
-    log(`creates during an import of ${PLAN.importEvents} events (${importSeconds.toFixed(1)} s): ${during.requests} creates, p99 ${during.latencyP99} ms, worst ${during.latencyMax} ms`);
+    log(`creates during an import of ${PLAN.importEvents} events (${importSeconds.toFixed(1)} s): ${during.requests} creates (${during.non2xx} not 2xx), p99 ${during.latencyP99} ms, worst ${during.latencyMax} ms`);
     await stop(evcal.child);
   }
 
@@ -211,8 +216,18 @@ function pct(w) {
 }
 
 /** The calendar's reads (SELECTs of its tables, not the replica monitor's) on a cluster since the last reset. */
+/** Where the calendar's reads are among a cluster's statements. */
+function calendarReadsFrom() {
+  return `FROM pg_stat_statements WHERE query ~* '^\\s*select' AND query ~ 'evcal_(events|event_links|venues|organizers|terms|term_counts|event_days|changes)'`;
+}
+
 function calendarReads(cluster) {
-  return Number(cluster.psql(`SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query ~* '^\\s*select' AND query ~ 'evcal_(events|event_links|venues|organizers|terms|term_counts|event_days|changes)'`));
+  return Number(cluster.psql(`SELECT coalesce(sum(calls), 0) ${calendarReadsFrom()}`));
+}
+
+/** Those reads, each statement's calls and its first 160 characters (what reached a database it should not have). */
+function calendarStatements(cluster) {
+  return cluster.psql(`SELECT calls || ' ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 160) ${calendarReadsFrom()} ORDER BY calls DESC LIMIT 5`).split('\n').filter(Boolean);
 }
 
 /** Runs a read load with pg_stat_statements reset before on both databases; the requests and each database's calendar reads. */
@@ -222,7 +237,7 @@ async function counted(load) {
   const runs = await load();
   return {
     requests: runs.reduce((n, r) => n + r.requests, 0), non2xx: runs.reduce((n, r) => n + r.non2xx, 0), runs,
-    primaryReads: calendarReads(primary), replicaReads: calendarReads(standby),
+    primaryReads: calendarReads(primary), replicaReads: calendarReads(standby), primaryStatements: calendarStatements(primary),
   };
 }
 
