@@ -1,6 +1,6 @@
 // toNodeHandler in a real node:http server on an ephemeral port, driven with fetch(): bodies
 // as clients send them, bodies another middleware already parsed, an Express-style mount
-// (req.originalUrl keeps the mount path), the body size cap, and clients that go away.
+// (req.originalUrl keeps the mount path) and the body size cap. Failures: node-handler-failures.test.ts.
 
 import { describe, expect, it, vi } from 'vitest';
 import { parsePhpParams } from '@evcal/http';
