@@ -5,12 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { eventListArgs } from '@evcal/core/binding';
 import { NS, ROOT, send, setup } from './support/fetch-calendar.ts';
 
-/** Three published events inside the default list window, ids 12, 34 and 35. */
-
-/** A request to `path` under the API root, or to an absolute URL. */
-
 /** The targets of an RFC 8288 Link header, by relation type. */
-
 function parseLinkHeader(header: string | null): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of (header ?? '').split(/,\s*(?=<)/)) {

@@ -5,12 +5,6 @@ import type { Storage } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
 import { NEW_EVENT, NO_ROUTE, send, setup, type Send } from './support/fetch-calendar.ts';
 
-/** Three published events inside the default list window, ids 12, 34 and 35. */
-
-/** A valid event create body. */
-
-/** A request to `path` under the API root, or to an absolute URL. */
-
 const FORBIDDEN = { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.' };
 
 describe('errors (§6)', () => {

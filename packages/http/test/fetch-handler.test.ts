@@ -6,12 +6,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { NEW_EVENT, NO_ROUTE, NS, ORIGIN, ROOT, request, send, setup, type Send } from './support/fetch-calendar.ts';
 
-/** Three published events inside the default list window, ids 12, 34 and 35. */
-
-/** A valid event create body. */
-
-/** A request to `path` under the API root, or to an absolute URL. */
-
 describe('routing', () => {
   it.each([
     ['an unknown collection', 'GET', '/widgets'],
