@@ -87,7 +87,8 @@ export interface Calendar {
   off(event: 'change', listener: ChangeListener): void;
   /**
    * Whether a list planned earlier (`planList`, with `stable` set) would be planned with the
-   * same validator now: no change committed since, the same day, and nothing due to run first
+   * same validator now: no change committed since, the clock within the interval its dates
+   * hold for (validity.ts), and nothing due to run first
    * (scheduled posts to publish, the recurrence horizon to move). One read of the change
    * counter instead of planning the list again; false whenever in doubt.
    */
