@@ -133,7 +133,8 @@ export function createPlanCache<P extends object, R>(limits: { readonly plans: n
   };
 }
 
-function keyOf(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>): string | undefined {
+/** What a plan (or a kept read) is kept by: the change counter, the caller, the addresses and the raw arguments; undefined when they are not JSON. */
+export function keyOf(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>): string | undefined {
   const args = argsText(input);
   if (args === undefined) return undefined;
   const who = call.principal ? `${call.principal.id} ${call.principal.role ?? ''}` : '-';
