@@ -354,21 +354,24 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
 
   /**
    * After a bulk write has committed (an import, `evcal serve --seed`, scheduled posts published
-   * by the thousand), before it is answered: fresh planner statistics, and the search index
-   * complete. SQLite's pending search rows are merged now rather than in the background, where
-   * each merge of 2,000 held the one connection while requests queued behind it (a year's list
-   * took 0.5–0.8 s for seconds after seeding 50,000 events); PostgreSQL's trigram index gets its
-   * pending list (GIN's fast update) moved into the index, which every search otherwise reads
-   * in full until autovacuum gets to it. Best effort: the write has committed, and lists and
-   * searches stay right (only slower) without either.
+   * by the thousand), before it is answered: fresh planner statistics, and the tables and search
+   * index as lists read them. SQLite's pending search rows are merged now rather than in the
+   * background, where each merge of 2,000 held the one connection while requests queued behind
+   * it (a year's list took 0.5–0.8 s for seconds after seeding 50,000 events). PostgreSQL gets
+   * `VACUUM (ANALYZE)` instead of `ANALYZE`: the row versions a batch of status changes left
+   * behind are cleared, the visibility map that index-only counts rely on is set for the rows a
+   * load wrote, and the trigram index's pending list (GIN's fast update), which every search
+   * otherwise reads in full, is moved into the index; autovacuum would get to each only later.
+   * Best effort: the write has committed, and lists and searches stay right (only slower).
    */
   async function freshAfterBulk(): Promise<void> {
-    await analyze().catch(() => undefined);
-    if (d.name === 'sqlite') await searchIndex?.flush().catch(() => undefined);
-    else {
-      const index = options.schema === undefined ? sql`to_regclass('evcal_events_search')` : sql`to_regclass(quote_ident(${options.schema}) || '.evcal_events_search')`;
-      await sql`select gin_clean_pending_list(${index})`.execute(root).catch(() => undefined);
+    if (d.name === 'sqlite') {
+      await analyze().catch(() => undefined);
+      await searchIndex?.flush().catch(() => undefined);
+      return;
     }
+    // Outside any transaction (VACUUM cannot run in one): on a connection of the pool.
+    await sql`vacuum (analyze) ${sql.join(LIST_TABLES.map(tableId))}`.execute(root).catch(() => analyze().catch(() => undefined));
   }
 
   /** Fresh planner statistics for the tables lists read (PostgreSQL: `tables`), on `db`. */
