@@ -237,7 +237,8 @@ function summary(r) {
     for (const y of r.yearList) {
       for (const run of Object.values(y.runs ?? {})) {
         const sizes = Object.keys(run.sizes);
-        lines.push(`| ${y.storage} | ${run.load === 'seed' ? '`--seed`' : '`evcal import`'} | ${run.window} | ${sizes.map((n) => Number(n).toLocaleString('en')).join(' → ')} | ${sizes.map((n) => fmtMs(run.sizes[n].p50)).join(' → ')} | ${run.growth === undefined ? '—' : `${run.growth.toFixed(2)}×`} |`);
+        const ratio = run.searchRatio ? ` (${Object.entries(run.searchRatio).map(([n, r]) => `${r.toFixed(1)}× the list without it at ${Number(n).toLocaleString('en')}`).join(', ')})` : '';
+        lines.push(`| ${y.storage} | ${run.load === 'seed' ? '`--seed`' : '`evcal import`'} | ${run.window}${ratio} | ${sizes.map((n) => Number(n).toLocaleString('en')).join(' → ')} | ${sizes.map((n) => fmtMs(run.sizes[n].p50)).join(' → ')} | ${run.growth === undefined ? '—' : `${run.growth.toFixed(2)}×`} |`);
       }
     }
   }

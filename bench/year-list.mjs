@@ -9,8 +9,9 @@
 // and `evcal serve` on it, or `evcal serve --seed <file>` (loaded at start, on the dataset's
 // clock). Then `GET /events` for a window, 10 per page, asked for pages 1, 2, 3… one after the
 // other: every request a list not asked before, so no kept list answers it. Windows: `part`, a
-// year (2030-07-01 to 2031-06-30: part of the calendar, which spans 2030 and 2031), and
-// `whole`, 2030-01-01 to 2031-12-31 (every event: its total is the whole calendar's count).
+// year (2030-07-01 to 2031-06-30: part of the calendar, which spans 2030 and 2031), `whole`,
+// 2030-01-01 to 2031-12-31 (every event: its total is the whole calendar's count), and
+// `search`, the whole window searched for a word (`searchRatio`: its p50 over `whole`'s).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,7 @@ const CLI = join(HERE, '..', 'packages', 'cli', 'dist', 'cli.js');
 const { values: opts } = parseArgs({
   options: {
     storage: { type: 'string' }, sizes: { type: 'string', default: '5000,50000' }, requests: { type: 'string', default: '40' },
-    loads: { type: 'string', default: 'import,seed' }, windows: { type: 'string', default: 'part,whole' }, out: { type: 'string' },
+    loads: { type: 'string', default: 'import,seed' }, windows: { type: 'string', default: 'part,whole,search' }, out: { type: 'string' },
   },
 });
 const storageName = opts.storage;
@@ -38,6 +39,8 @@ const log = (m) => process.stderr.write(`[year-list ${storageName}] ${m}\n`);
 const WINDOWS = {
   part: 'start_date=2030-07-01&end_date=2031-06-30&per_page=10',
   whole: 'start_date=2030-01-01&end_date=2031-12-31&per_page=10',
+  // The whole window searched for a word of about one title in a hundred.
+  search: 'start_date=2030-01-01&end_date=2031-12-31&per_page=10&search=golden',
 };
 const windows = opts.windows.split(',');
 
@@ -105,6 +108,15 @@ for (const run of Object.values(results.runs)) {
   if (small && large) {
     run.growth = large.p50 / small.p50;
     log(`${run.load}, window ${run.window}: growth ${sizes[0]} -> ${sizes[1]}: ${run.growth.toFixed(2)}x`);
+  }
+}
+for (const load of loads) {
+  const [whole, search] = [results.runs[`${load} whole`], results.runs[`${load} search`]];
+  if (!whole || !search) continue;
+  for (const n of sizes) {
+    if (!whole.sizes[n] || !search.sizes[n]) continue;
+    (search.searchRatio ??= {})[n] = search.sizes[n].p50 / whole.sizes[n].p50;
+    log(`${load}, ${n} events: search / the same list without it: ${search.searchRatio[n].toFixed(2)}x`);
   }
 }
 if (opts.out) writeFileSync(opts.out, JSON.stringify(results, null, 2));
