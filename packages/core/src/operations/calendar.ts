@@ -25,7 +25,6 @@ import type { ChangesInput } from './inputs';
 import { createIdempotentRunner, type IdempotentRunner } from './idempotency';
 import { keptReads, type KeptRead } from './kept-reads';
 
-type Input = Readonly<Record<string, unknown>>;
 type Json = Validated<EventJson>;
 
 /**

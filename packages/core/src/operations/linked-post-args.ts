@@ -2,7 +2,7 @@
 // GET /organizers", "Venue and organizer create", "Venue and organizer update and delete").
 import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
-import { arg, type ArgSpec, type ArgSpecs } from '../input/args';
+import { arg, type ArgSpec } from '../input/args';
 import { anyString, nonEmptyString, positiveInt, truthy, urlOrEmpty } from '../input/wire-schemas';
 import type { LinkedPostKind } from '../query/linked-post-engine';
 import {

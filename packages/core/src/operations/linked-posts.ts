@@ -165,7 +165,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
     const { plan: p, stable } = await planWithCache(call, plans, input, async (lastChange) => {
       const { values, page, perPage } = await parseList(call, listArgs, input);
       const visible = visibility(call.permissions, kind, values.status);
-      const query = listQuery(call, kind, values, visible, page, perPage);
+      const query = listQuery(call, values, visible, page, perPage);
       const { validator, key } = listKeys(lastChange, [kind, query, values, listViewKey(call)]);
       // only_with_upcoming counts events from this very instant; modified bounds may be relative.
       const validity = values.only_with_upcoming ? instantOf(call.now) : modifiedValidity(call, values);
@@ -260,7 +260,7 @@ export function newLinkedPost(call: WriteCall, kind: LinkedPostKind, id: number,
 
 // ---- helpers ----
 
-function listQuery(call: Call, kind: LinkedPostKind, values: ArgValues<ReturnType<typeof linkedPostListArgs>>, visible: Visibility, page: number, perPage: number): LinkedPostQuery {
+function listQuery(call: Call, values: ArgValues<ReturnType<typeof linkedPostListArgs>>, visible: Visibility, page: number, perPage: number): LinkedPostQuery {
   // Events count only when the caller could see them in lists: editors see others' unpublished events.
   const seesOthersEvents = call.permissions.can('edit_others_events');
   const search = values.search === undefined ? undefined : fragmentWords(values.search);
