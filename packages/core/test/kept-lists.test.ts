@@ -118,9 +118,10 @@ describe('a kept list is never stale', () => {
     const calendar = makeCalendar({ storage, now: () => now });
     const month = { start_date: '2026-12-01', end_date: '2026-12-31' };
     await calendar.events.create(eventInput({ title: 'Public' }), as(admin));
-    // Scheduled for 13:00 UTC today.
+    // Scheduled for 12:05 UTC today: it comes due within the hour, before anything else is due
+    // (the change log's pruning is hourly), so only the post coming due can tell the list changed.
     await calendar.events.create(eventInput({
-      title: 'Scheduled', status: 'future', date_utc: '2026-11-22 13:00:00', start_date: '2026-12-03 20:00:00', end_date: '2026-12-03 22:00:00',
+      title: 'Scheduled', status: 'future', date_utc: '2026-11-22 12:05:00', start_date: '2026-12-03 20:00:00', end_date: '2026-12-03 22:00:00',
     }), as(admin));
     now += 60_000; // past the sweep interval: what was due (nothing) is done before the list
     expect(titles((await calendar.events.list(month, anon)).body)).toEqual(['Public']);
@@ -128,7 +129,7 @@ describe('a kept list is never stale', () => {
     reads.events = 0;
     expect(titles((await calendar.events.list(month, anon)).body)).toEqual(['Public']);
     expect(reads.events, 'kept while nothing is due').toBe(0);
-    now = Date.UTC(2026, 10, 22, 13, 1, 0); // due
+    now = Date.UTC(2026, 10, 22, 12, 5, 30); // due
     expect(await calendar.listUnchanged(plan.stable!)).toBe(false);
     expect(titles((await calendar.events.list(month, anon)).body)).toEqual(['Public', 'Scheduled']);
   });
