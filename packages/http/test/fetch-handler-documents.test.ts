@@ -2,87 +2,8 @@
 // through HTTP (§8.4-§8.6), the namespace root (§7.1), /doc (§7.2) and the term routes.
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { describe, expect, it } from 'vitest';
-import { createCalendar, type Storage } from '@evcal/core';
 import { eventListArgs } from '@evcal/core/binding';
-import { createMemoryStorage } from '@evcal/memory';
-import { bearerTokens, createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '@evcal/http';
-
-const NOW = Date.parse('2026-11-22T06:30:00Z');
-
-const ORIGIN = 'https://cal.example.org';
-
-const NS = '/cal/events/v1';
-
-const ROOT = `${ORIGIN}${NS}`;
-
-const TOKENS = {
-  'tok-admin': { id: 1, role: 'administrator' },
-  'tok-subscriber': { id: 5, role: 'subscriber' },
-} as const;
-
-type As = 'admin' | 'subscriber';
-
-/** Three published events inside the default list window, ids 12, 34 and 35. */
-const SEED = {
-  events: [
-    { id: 12, title: 'Twelve', start_date: '2027-01-02 10:00:00', end_date: '2027-01-02 11:00:00', timezone: 'UTC', status: 'publish' },
-    { id: 34, title: 'Thirty-four', start_date: '2027-01-03 10:00:00', end_date: '2027-01-03 11:00:00', timezone: 'UTC', status: 'publish', featured: true },
-    { id: 35, title: 'Thirty-five', start_date: '2027-01-04 10:00:00', end_date: '2027-01-04 11:00:00', timezone: 'UTC', status: 'publish' },
-  ],
-  venues: [{ id: 100, venue: 'Hall', status: 'publish' }],
-  categories: [{ id: 7, name: 'Music', slug: 'music' }],
-};
-
-async function setup(options: FetchHandlerOptions = {}, storage: Storage = createMemoryStorage()): Promise<FetchHandler> {
-  const calendar = createCalendar({ storage, now: () => NOW });
-  await calendar.importDataset(SEED);
-  return createFetchHandler(calendar, { authenticate: bearerTokens(TOKENS), ...options });
-}
-
-interface Send {
-  readonly method?: string;
-  readonly json?: unknown;
-  readonly form?: Record<string, string>;
-  readonly body?: BodyInit;
-  readonly headers?: Record<string, string>;
-  readonly as?: As;
-}
-
-/** A request to `path` under the API root, or to an absolute URL. */
-function request(path: string, init: Send = {}): Request {
-  const url = /^https?:/.test(path) ? path : `${ROOT}${path}`;
-  const headers = new Headers(init.headers);
-  if (init.as) headers.set('authorization', `Bearer ${init.as === 'admin' ? 'tok-admin' : 'tok-subscriber'}`);
-  let body = init.body;
-  if (init.json !== undefined) {
-    headers.set('content-type', 'application/json');
-    body = JSON.stringify(init.json);
-  } else if (init.form !== undefined) {
-    headers.set('content-type', 'application/x-www-form-urlencoded');
-    body = new URLSearchParams(init.form).toString();
-  }
-  const method = init.method ?? (body === undefined ? 'GET' : 'POST');
-  return new Request(url, { method, headers, ...(body === undefined ? {} : { body }) });
-}
-
-interface Sent {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  readonly json: any;
-}
-
-async function send(handler: FetchHandler, path: string | Request, init: Send = {}): Promise<Sent> {
-  const response = await handler(typeof path === 'string' ? request(path, init) : path);
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
+import { NS, ROOT, send, setup } from './support/fetch-calendar.ts';
 
 /** The targets of an RFC 8288 Link header, by relation type. */
 function parseLinkHeader(header: string | null): Record<string, string> {
