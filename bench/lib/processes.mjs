@@ -3,21 +3,25 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-/** Starts a child process and resolves with it once `ready` matches a line of its output. */
-export function start(args, ready) {
+/**
+ * Starts a child process and resolves with it once `ready` matches a line of its output (or of
+ * `watched`'s: a log reader's, when the child's output goes to it).
+ */
+export function start(args, ready, { stdout = 'pipe', watched } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', stdout, 'pipe'] });
+    const source = watched ?? child.stdout;
     let out = '';
     let err = '';
     const onData = (d) => {
       out += d;
       const m = ready.exec(out);
       if (m) {
-        child.stdout.off('data', onData);
+        source.off('data', onData);
         resolve({ child, match: m });
       }
     };
-    child.stdout.on('data', onData);
+    source.on('data', onData);
     child.stderr.on('data', (d) => (err += d));
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${err || out}`)));
   });

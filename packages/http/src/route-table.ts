@@ -1,6 +1,6 @@
 // The route table as data: every route of the interface, in the reference's registration
 // order. The router, the namespace descriptor and /doc all read this one table.
-import { type Calendar, type CallContext, type ListPlan } from '@evcal/core';
+import { type Calendar, type CallContext, type KeptRead, type ListPlan } from '@evcal/core';
 import {
   changesArgs, eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs, linkedPostIdArg, linkedPostListArgs,
   linkedPostSlugArg, linkedPostWriteArgs, readArgs, termIdArg, termListArgs, termWriteArgs, webhookIdArg, webhookWriteArgs, type ArgSpecs,
@@ -28,6 +28,8 @@ export type OperationName =
 export type RouteOperation = (params: Record<string, unknown>, ctx: CallContext) => Promise<object>;
 /** A list operation, planned before it is read (its validator comes first: a 304 reads nothing). */
 export type RoutePlanner = (params: Record<string, unknown>, ctx: CallContext) => Promise<ListPlan<object>>;
+/** A read answered as its kept JSON text and validator (core's kept-reads.ts), sent as it is. */
+export type RouteJsonRead = (params: Record<string, unknown>, ctx: CallContext) => Promise<KeptRead<object>>;
 /** Which iCalendar feed answers: the list's, or one event's by id or by slug. */
 export type FeedKind = 'list' | 'id' | 'slug';
 
@@ -46,7 +48,7 @@ export type RouteAction =
   | { readonly kind: 'root' }
   | { readonly kind: 'doc' }
   | { readonly kind: 'list'; readonly plan: (calendar: Calendar) => RoutePlanner; readonly feed?: FeedKind }
-  | { readonly kind: 'read'; readonly run: (calendar: Calendar) => RouteOperation; readonly feed?: FeedKind }
+  | { readonly kind: 'read'; readonly run: (calendar: Calendar) => RouteOperation; readonly feed?: FeedKind; readonly json?: (calendar: Calendar) => RouteJsonRead }
   | { readonly kind: 'create'; readonly run: (calendar: Calendar) => RouteOperation; readonly location?: 'self' | 'id' }
   | { readonly kind: 'change'; readonly run: (calendar: Calendar) => RouteOperation }
   | { readonly kind: 'write'; readonly run: (calendar: Calendar) => RouteOperation }
@@ -92,7 +94,7 @@ function postRoutes(collection: 'events' | 'venues' | 'organizers'): Route[] {
   return [
     { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, action: { kind: 'list', plan: (c) => ops(c).planList, ...(events ? { feed: 'list' as const } : {}) }, args: list, status: 200, summary: `List ${collection}` },
     { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, action: { kind: 'create', run: (c) => ops(c).create }, args: write('create'), status: 201, summary: `Create ${a} ${kind}` },
-    { path: one, methods: ['GET'], operation: `${collection}.get`, action: { kind: 'read', run: (c) => ops(c).get, ...(events ? { feed: 'id' as const } : {}) }, args: { ...id, ...read }, status: 200, summary: `Read ${a} ${kind}` },
+    { path: one, methods: ['GET'], operation: `${collection}.get`, action: { kind: 'read', run: (c) => ops(c).get, ...(events ? { feed: 'id' as const, json: (c: Calendar) => c.events.getJson } : {}) }, args: { ...id, ...read }, status: 200, summary: `Read ${a} ${kind}` },
     { path: one, methods: UPDATE, operation: `${collection}.update`, action: { kind: 'change', run: (c) => ops(c).update }, args: { ...id, ...write('replace') }, status: 200, summary: `Update ${a} ${kind}; omitted fields take their defaults` },
     { path: one, methods: ['PATCH'], operation: `${collection}.patch`, action: { kind: 'change', run: (c) => ops(c).patch }, args: { ...id, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind}` },
     { path: one, methods: ['DELETE'], operation: `${collection}.delete`, action: { kind: 'change', run: (c) => ops(c).delete }, args: id, status: 200, summary: `Move ${a} ${kind} to the trash` },
