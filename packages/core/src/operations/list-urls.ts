@@ -1,7 +1,9 @@
 // The `rest_url`, `next_rest_url` and `previous_rest_url` of list envelopes, and the totals.
 import { parseArgs, type ArgSpecs } from '../input/args';
 import type { EventListJson } from '../represent/schemas';
-import type { Call } from './call';
+import type { Call, ListStability } from './context';
+
+export type { ListStability } from './context';
 import { dayOf, type PlanCache } from './plan-cache';
 
 /** Ordered query parameters; undefined values are left out. */
@@ -77,12 +79,6 @@ export interface ListPlan<B extends object = Record<string, unknown>> {
    */
   readonly stable?: ListStability;
   run(): Promise<ListResult<B>>;
-}
-
-/** What a list's validator was made at: the storage's change counter and the day (UTC days since 1970). */
-export interface ListStability {
-  readonly change: number;
-  readonly day: number;
 }
 
 /** What a list's validator covers besides the query: who asks, and the addresses in the body. */

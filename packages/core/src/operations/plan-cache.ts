@@ -13,7 +13,8 @@
 //
 // Each list operation has a cache of its own (typed by its plan and its result); the bytes of
 // the lists they keep share one budget per calendar.
-import type { Call } from './call';
+import type { Call } from './context';
+import type { ListBudget } from './list-budget';
 
 const DAY = 86_400_000;
 
@@ -35,46 +36,6 @@ export interface PlanCache<P extends object, R> {
    * result holds, for the budget.
    */
   read(plan: P, read: () => Promise<R>, size: (result: R) => number): Promise<R>;
-}
-
-/** The bytes every list cache of a calendar may keep together; the lists kept first go first. */
-export interface ListBudget {
-  /** The limit in bytes; 0 keeps no lists. */
-  readonly bytes: number;
-  /** Counts a kept list in, then forgets the oldest others until the budget holds (or this one, when it alone exceeds it). */
-  hold(entry: Held): void;
-  /** Takes a list out (its plan is forgotten). */
-  release(entry: Held): void;
-}
-
-/** A kept list as the budget sees it. */
-interface Held {
-  result: Promise<unknown> | undefined;
-  bytes: number;
-}
-
-export function createListBudget(bytes: number): ListBudget {
-  const held = new Set<Held>();
-  let total = 0;
-  const forget = (entry: Held) => {
-    if (!held.delete(entry)) return;
-    total -= entry.bytes;
-    entry.result = undefined;
-    entry.bytes = 0;
-  };
-  return {
-    bytes,
-    hold(entry) {
-      held.add(entry);
-      total += entry.bytes;
-      if (entry.bytes > bytes) return forget(entry);
-      for (const other of held) {
-        if (total <= bytes) return;
-        if (other !== entry) forget(other);
-      }
-    },
-    release: forget,
-  };
 }
 
 interface Entry<P, R> {
