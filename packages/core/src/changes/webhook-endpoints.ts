@@ -6,7 +6,7 @@
 // delivery status: its last attempt, status and error, and the deliveries waiting for it.
 import * as v from 'valibot';
 import { requirePermission, beginCall, type Call, type CallContext } from '../operations/call';
-import type { CalendarConfig } from '../operations/config';
+import type { CalendarConfig } from '../operations/context';
 import { runWrite } from '../operations/write';
 import { CalendarError, INVALID_PARAMETER, invalidParam } from '../errors';
 import { arg, parseArgs, type ArgInput, type ArgSpecs } from '../input/args';

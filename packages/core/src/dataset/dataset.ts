@@ -13,7 +13,7 @@ import { toPositiveInt } from '../input/wire-schemas';
 import type { Storage, StorageTransaction } from '../storage/storage';
 import { beginCall, withStorage, type WriteCall } from '../operations/call';
 import { retryingConflicts } from '../operations/write';
-import type { CalendarConfig } from '../operations/config';
+import type { CalendarConfig } from '../operations/context';
 import { decodeDataset, encodeDataset, type EncodedDataset } from './codec';
 import { buildEvent, buildLinkedPost, buildTerm, datasetError, IMPORTER_CAPS, type ClaimId } from './record-import';
 import { readingOnce } from './import-reads';
