@@ -2,3 +2,5 @@
 export { registerStorageSuite } from './suite';
 export type { StorageSuiteOptions } from './context';
 export { eventRecord, venueRecord, organizerRecord, termRecord, userRecord, tokenRecord, utcWall } from './fixtures';
+export { eventQueries, eventQueryFields } from './event-queries';
+export type { EventQueryDomain } from './event-queries';
