@@ -1,7 +1,7 @@
 // GET /doc (behaviour reference: "GET /doc"): an OpenAPI 3 document generated from the route table and the
 // operations' argument schemas, so the documentation cannot drift from validation.
 import type { ArgSpecs } from '@evcal/core/binding';
-import { COMPONENTS, RESPONSE_COMPONENTS } from './openapi-components';
+import { COMPONENTS } from './openapi-components';
 import { inputSchema } from './namespace-index';
 import { feedRoutes, isNegotiated } from './ical-routes';
 import { routes, syncRoutes, type Route } from './route-table';
@@ -30,12 +30,10 @@ function operationId(route: Route, method: string): string {
   return route.methods.length > 1 ? `${route.operation}.${method}` : route.operation;
 }
 
-/** The response schema of a route's success body. */
+/** The response schema of a route's success body: its operation's declared result. */
 function successSchema(route: Route): Record<string, unknown> {
-  const components = RESPONSE_COMPONENTS[collectionOf(route)];
-  if (!components) return { type: 'object', additionalProperties: true };
-  const answers = route.answers ?? (route.action.kind === 'list' ? 'list' : 'item');
-  return { $ref: `#/components/schemas/${components[answers]}` };
+  if (!route.result || route.result === 'iCalendar') return { type: 'object', additionalProperties: true };
+  return { $ref: `#/components/schemas/${route.result}` };
 }
 
 const ERROR = { $ref: '#/components/schemas/Error' };

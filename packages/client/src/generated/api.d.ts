@@ -1567,6 +1567,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -1581,8 +1585,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -1631,8 +1633,17 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -1647,8 +1658,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -1697,6 +1706,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -1853,6 +1867,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -1867,8 +1885,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -1917,8 +1933,17 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -1933,8 +1958,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -1983,6 +2006,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2121,7 +2149,10 @@ export interface operations {
     };
     "events.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all) */
+                scope?: "this" | "following" | "all";
+            };
             header?: {
                 /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
                 "If-Match"?: string;
@@ -2281,6 +2312,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -2295,8 +2330,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -2342,8 +2375,17 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -2358,8 +2400,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -2405,6 +2445,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2733,6 +2778,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The event title */
@@ -2797,6 +2847,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -3015,6 +3070,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The event title */
@@ -3079,6 +3139,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -3217,7 +3282,10 @@ export interface operations {
     };
     "events.deleteBySlug": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all) */
+                scope?: "this" | "following" | "all";
+            };
             header?: {
                 /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
                 "If-Match"?: string;
@@ -3436,6 +3504,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The event title */
@@ -3497,6 +3570,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };

@@ -144,3 +144,30 @@ export const eventSlugArg = arg({
 });
 
 export const eventReadArgs = { password: passwordArg, context: contextArg } satisfies ArgSpecs;
+
+/**
+ * The arguments of an update route. On by-slug routes `slug` names the event (the path
+ * parameter, validated to exist), so the event's own `slug` field is not settable there.
+ */
+function eventUpdateArgs(mode: 'replace' | 'patch', by: 'id' | 'slug') {
+  const { slug, ...fields } = eventWriteArgs(mode);
+  return by === 'id' ? { id: eventPathIdArg, password: passwordArg, slug, ...fields, scope: scopeArg } : { ...fields, slug: eventSlugArg, scope: scopeArg };
+}
+
+/**
+ * The arguments of each event operation: what it parses, and what @evcal/http documents
+ * (operation-declarations.ts). The feed of the list carries every page: no paging.
+ */
+export const EVENT_ARGS = {
+  list: eventListArgs,
+  feed: (({ page: _page, per_page: _perPage, ...rest }) => rest)(eventListArgs),
+  create: eventWriteArgs('create'),
+  get: { id: eventPathIdArg, ...eventReadArgs },
+  getBySlug: { slug: eventSlugArg, ...eventReadArgs },
+  update: eventUpdateArgs('replace', 'id'),
+  updateBySlug: eventUpdateArgs('replace', 'slug'),
+  patch: eventUpdateArgs('patch', 'id'),
+  patchBySlug: eventUpdateArgs('patch', 'slug'),
+  delete: { id: eventPathIdArg, scope: scopeArg },
+  deleteBySlug: { slug: eventSlugArg, scope: scopeArg },
+} as const satisfies Record<string, ArgSpecs>;

@@ -117,3 +117,23 @@ export function linkedPostSlugArg(kind: LinkedPostKind) {
 }
 
 export const readArgs = { password: passwordArg, context: contextArg };
+
+function linkedPostArgSets<K extends LinkedPostKind>(kind: K) {
+  const id = { id: linkedPostIdArg(kind) };
+  const slug = { slug: linkedPostSlugArg(kind) };
+  const update = linkedPostWriteArgs(kind, 'update');
+  return {
+    list: linkedPostListArgs(kind),
+    create: linkedPostWriteArgs(kind, 'create'),
+    get: { ...id, ...readArgs },
+    getBySlug: { ...slug, ...readArgs },
+    /** POST, PUT and PATCH take the same arguments (they differ in what an absent one means). */
+    update: { ...id, ...update },
+    updateBySlug: { ...slug, ...update },
+    delete: id,
+    deleteBySlug: slug,
+  };
+}
+
+/** The arguments of each venue and organizer operation: what it parses, and what @evcal/http documents. */
+export const LINKED_POST_ARGS = { venue: linkedPostArgSets('venue'), organizer: linkedPostArgSets('organizer') };

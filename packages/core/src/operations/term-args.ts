@@ -70,3 +70,17 @@ export function termWriteArgs(taxonomy: Taxonomy, create: boolean) {
     parent: taxonomy === 'category' ? parentArg : arg({ schema: v.unknown(), description: 'Not supported: tags have no parent' }),
   } satisfies ArgSpecs;
 }
+
+function termArgSets(taxonomy: Taxonomy) {
+  const id = { id: termIdArg(taxonomy) };
+  return {
+    list: termListArgs(taxonomy),
+    create: termWriteArgs(taxonomy, true),
+    get: id,
+    update: { ...id, ...termWriteArgs(taxonomy, false) },
+    delete: id,
+  };
+}
+
+/** The arguments of each category and tag operation: what it parses, and what @evcal/http documents. */
+export const TERM_ARGS = { category: termArgSets('category'), tag: termArgSets('tag') };

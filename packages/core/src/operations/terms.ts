@@ -14,7 +14,7 @@ import { startCall, requirePermission, type Call, type CallContext, type WriteCa
 import type { CalendarConfig } from './config';
 import { createPlanCache, type PlanCache } from './plan-cache';
 import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
-import { termIdArg, termListArgs, termWriteArgs } from './term-args';
+import { TERM_ARGS } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
 import { MODIFIED_PARAMS, modifiedRange } from './shared-args';
 import { checkPreconditions, listValidator, termValidator, withValidator, type Validated } from './validators';
@@ -47,9 +47,8 @@ export function termOperations(taxonomy: 'tag', config: CalendarConfig): TermOpe
 /** One implementation for both taxonomies; the overloads above say which list each one's operations give. */
 export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): TermOperations<CategoryListJson | TagListJson> {
   const hierarchical = taxonomy === 'category';
-  const idArg = termIdArg(taxonomy);
-  const listArgs = termListArgs(taxonomy);
-  const writeArgs = (create: boolean) => termWriteArgs(taxonomy, create);
+  const args = TERM_ARGS[taxonomy];
+  const listArgs = args.list;
 
   const count = async (call: Call, id: number) => (await call.storage.events.countByTerm(taxonomy, [id], ['publish'])).get(id) ?? 0;
   const validator = async (call: Call, term: TermRecord) => termValidator(taxonomy, term, await count(call, term.id));
@@ -136,14 +135,14 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
 
     async get(input, ctx) {
       const call = await startCall(config, ctx);
-      const { values } = await parseArgs({ id: idArg }, input, call.args);
+      const { values } = await parseArgs(args.get, input, call.args);
       return render(call, (await termCollection(call.storage, taxonomy).get(values.id!))!);
     },
 
     async create(input, ctx) {
       const call = await startCall(config, ctx);
       const term = await runWrite(call, async (c) => {
-        const { values } = await parseArgs(writeArgs(true), input, c.args);
+        const { values } = await parseArgs(args.create, input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));
         if (!hierarchical && values.parent !== undefined) {
           throw new CalendarError('taxonomy_not_hierarchical', msg('Cannot set parent term, taxonomy is not hierarchical.'));
@@ -169,7 +168,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     async update(input, ctx) {
       const call = await startCall(config, ctx);
       const term = await runWrite(call, async (c) => {
-        const { values } = await parseArgs({ id: idArg, ...writeArgs(false) }, input, c.args);
+        const { values } = await parseArgs(args.update, input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));
         if (!hierarchical && values.parent !== undefined) {
           throw new CalendarError('taxonomy_not_hierarchical', msg('Cannot set parent term, taxonomy is not hierarchical.'));
@@ -209,7 +208,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     async delete(input, ctx) {
       const call = await startCall(config, ctx);
       return runWrite(call, async (c) => {
-        const { values } = await parseArgs({ id: idArg }, input, c.args);
+        const { values } = await parseArgs(args.delete, input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));
         const terms = termCollection(c.storage, taxonomy);
         const term = (await terms.get(values.id!))!;
