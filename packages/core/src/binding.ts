@@ -14,5 +14,6 @@ export type { OperationDeclaration, OperationName, RepresentationName } from './
 export { webhookIdArg, webhookWriteArgs } from './changes/webhook-endpoints';
 export { listValidator, hash as hashText } from './operations/validators';
 export { placeholdersOf } from './messages';
+export { SHARED_SCHEMAS } from './input/wire-schemas';
 export { sharedArgs } from './operations/plan-cache';
 export { invalidKey as invalidIdempotencyKey } from './operations/idempotency';

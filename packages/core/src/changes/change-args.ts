@@ -1,15 +1,14 @@
 // The arguments of `GET /changes` (docs/sync.md): what the operation parses and what
 // @evcal/http documents (operations/operation-declarations.ts).
-import * as v from 'valibot';
 import { arg, type ArgSpecs } from '../input/args';
-import { positiveInt } from '../input/wire-schemas';
+import { nonEmptyString, positiveInt } from '../input/wire-schemas';
 
 /** The most changes one page reads. */
 export const MAX_CHANGES_PER_PAGE = 500;
 
 export const CHANGES_ARGS = {
   since: arg({
-    schema: v.pipe(v.string(), v.minLength(1)),
+    schema: nonEmptyString,
     description: 'The next_token of your last call; without it the answer is a token for now (list everything first)',
     type: 'string',
   }),

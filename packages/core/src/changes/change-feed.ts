@@ -4,7 +4,6 @@
 // appears as a tombstone, but only if the caller could have seen it at some point since the
 // token: an anonymous reader never learns that a draft existed. A series comes with the
 // occurrences its changes affected (as they are now, or to remove).
-import * as v from 'valibot';
 import { CalendarError } from '../errors';
 import { parseArgs } from '../input/args';
 import { msg } from '../messages';

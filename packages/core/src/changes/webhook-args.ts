@@ -1,15 +1,16 @@
 // The arguments of the webhook endpoint operations (docs/webhooks.md): what they parse and
 // what @evcal/http documents (operations/operation-declarations.ts).
 import * as v from 'valibot';
-import { INVALID_PARAMETER } from '../errors';
 import { arg, type ArgSpecs } from '../input/args';
-import { anyString, stringList, wpBoolean } from '../input/wire-schemas';
+import { enumList, textOfLength, withRule, wpBoolean } from '../input/wire-schemas';
+import { msg } from '../messages';
 import { EVENT_TYPES } from './change-envelope';
 
 /** An absolute http(s) URL without credentials (the secret signs; URLs end up in logs). */
 export const endpointUrl = v.pipe(
   v.string(),
   v.maxLength(2048),
+  v.metadata({ pattern: '^[hH][tT][tT][pP][sS]?://[^\\s/?#@]+(?:[/?#]\\S*)?$' }),
   v.check((s) => {
     try {
       const url = new URL(s);
@@ -31,19 +32,18 @@ const secretValue = v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2
 }));
 
 const typesArg = arg({
-  schema: stringList,
+  schema: enumList(EVENT_TYPES),
   description: 'The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type',
-  validate: (types) => (types.every((t) => EVENT_TYPES.includes(t)) ? undefined : INVALID_PARAMETER),
 });
 
-export const webhookIdArg = arg({ schema: v.pipe(v.string(), v.minLength(1), v.maxLength(64)), required: true, description: 'The endpoint ID (ep_…)', type: 'string' });
+export const webhookIdArg = arg({ schema: textOfLength(1, 64), required: true, description: 'The endpoint ID (ep_…)', type: 'string' });
 
 export function webhookWriteArgs(create: boolean) {
   return {
-    url: arg({ schema: endpointUrl, required: create, description: 'Where deliveries are POSTed: an absolute http(s) URL', type: 'string' }),
+    url: arg({ schema: withRule(endpointUrl, msg('{param} must be an absolute http or https URL without a user name or password.')), required: create, description: 'Where deliveries are POSTed: an absolute http(s) URL', type: 'string' }),
     types: typesArg,
-    description: arg({ schema: v.pipe(anyString, v.maxLength(500)), description: 'What the endpoint is for', type: 'string' }),
-    secret: arg({ schema: secretValue, description: 'The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent', type: 'string' }),
+    description: arg({ schema: textOfLength(0, 500), description: 'What the endpoint is for', type: 'string' }),
+    secret: arg({ schema: withRule(secretValue, msg('{param} must be whsec_ followed by the base64 of a key of 24 to 64 bytes.')), description: 'The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent', type: 'string' }),
     enabled: arg({ schema: wpBoolean, description: 'Whether deliveries are made (enabling clears the reason it was disabled)', type: 'boolean' }),
   } satisfies ArgSpecs;
 }

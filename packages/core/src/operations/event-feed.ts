@@ -5,7 +5,7 @@
 // built) and opened later, so that a validator (ETag) can be computed from the query before
 // anything is rendered.
 import { english, msg, type Message } from '../messages';
-import { parseArgs, type ArgSpecs } from '../input/args';
+import { parseArgs } from '../input/args';
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../model/records';
 import type { EventQuery, Page } from '../query/query-types';
 import { createFeedWriter, eventUid, type FeedEventContent, type FeedWriter, type SeriesSet } from '../ical/feed-writer';

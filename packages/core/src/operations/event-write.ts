@@ -21,7 +21,7 @@ import { linkedPostWriteArgs } from './linked-post-args';
 import { createOrReuse } from './linked-posts';
 import { explicitDates } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
-import { passwordArg, resolveImage } from './shared-args';
+import { resolveImage } from './shared-args';
 import { resolveTermsForWrite } from './term-refs';
 import { checkPreconditions, eventValidator, needsValidator, type Validated } from './validators';
 import { runWrite } from './write';
