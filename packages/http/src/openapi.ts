@@ -215,7 +215,8 @@ export function openApiDocument(apiRoot: string): Record<string, unknown> {
     openapi: '3.0.0',
     info: INFO,
     components: { schemas: { ...COMPONENTS, ...SHARED_COMPONENTS }, securitySchemes: SECURITY_SCHEMES },
-    servers: [{ url: `${apiRoot}/` }],
+    // No trailing slash: the paths begin with one (redocly: no-server-trailing-slash).
+    servers: [{ url: apiRoot }],
     paths,
   };
 }
