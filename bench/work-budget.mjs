@@ -22,7 +22,7 @@ if (opts.server !== undefined) {
     'x-request-id': '209ea570-a68a-4f87-b650-e3a93448b245', 'content-language': 'en', 'cache-control': 'no-cache',
     vary: 'Authorization, Accept', etag: 'W/"l0q26ffsuzi4gr.1zosv0pob0s"',
   };
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     if (spinMs > 0) {
       const start = performance.now();
       while (performance.now() - start < spinMs);

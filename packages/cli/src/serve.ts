@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import {
   createAccounts, createCalendar, createWebhookDispatcher, DEFAULT_ROLES, describeNextAttempt, formatWall, instantToWall, isStorageFault, MAX_ID,
-  type Principal, type Storage, type WebhookDispatcher,
+  type Principal, type WebhookDispatcher,
 } from '@evcal/core';
 import {
   accountCredentials, anonymousWithoutAuthorization, createFetchHandler, createLanguageHandler, createWebhookSender, lookupAddresses,

@@ -78,7 +78,7 @@ async function openSqlite(file: string): Promise<Storage> {
   const [{ createSqlStorage, loadBetterSqlite3, migrate, withStatementCache }, { Kysely, SqliteDialect }] = await Promise.all([import('@evcal/sql'), import('kysely')]);
   const Database = await loadBetterSqlite3();
   const path = file === ':memory:' ? file : resolve(file);
-  let sqlite;
+  let sqlite: InstanceType<typeof Database>;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     sqlite = new Database(path);

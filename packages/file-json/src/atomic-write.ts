@@ -2,7 +2,7 @@
 // over the target, fsync the directory. A crash at any point leaves the old or the new file,
 // never a partial one.
 import { dirname } from 'node:path';
-import { errorCode, type FileStatLike, type FileSystemLike } from './file-system';
+import { errorCode, type FileHandleLike, type FileStatLike, type FileSystemLike } from './file-system';
 
 let counter = 0;
 
@@ -34,7 +34,7 @@ export async function atomicWrite(
 
 /** Makes the rename itself durable. Some file systems cannot open a directory: best effort there. */
 async function syncDirectory(fs: FileSystemLike, dir: string): Promise<void> {
-  let handle;
+  let handle: FileHandleLike | undefined;
   try {
     handle = await fs.open(dir, 'r');
     await handle.sync();

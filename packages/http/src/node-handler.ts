@@ -271,7 +271,9 @@ function nodeBody(req: IncomingMessage): NodeBody {
 
 async function writeResponse(response: Response, res: ServerResponse, extra: Readonly<Record<string, string>> | undefined): Promise<void> {
   res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.setHeader(name, value));
+  response.headers.forEach((value, name) => {
+    res.setHeader(name, value);
+  });
   for (const name in extra) res.setHeader(name, extra[name]!);
   if (!response.body) {
     res.end();

@@ -9,7 +9,9 @@ import { bearerTokens, createFetchHandler } from '../src/index';
 import { toNodeHandler } from '../src/node';
 
 const servers: Array<{ close(): void }> = [];
-afterEach(() => servers.splice(0).forEach((s) => s.close()));
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
 
 async function start(middleware: (req: IncomingMessage & { body?: unknown }, done: () => void) => void): Promise<string> {
   const calendar = createCalendar({ storage: createMemoryStorage() });

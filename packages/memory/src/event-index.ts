@@ -324,6 +324,6 @@ function narrow(text: string): string {
 /** Whether refs[i] occurs earlier in refs, compared as `includes` and Map keys compare (SameValueZero). */
 function seenBefore(refs: readonly unknown[], i: number): boolean {
   const ref = refs[i];
-  for (let j = 0; j < i; j++) if (refs[j] === ref || (refs[j] !== refs[j] && ref !== ref)) return true;
+  for (let j = 0; j < i; j++) if (refs[j] === ref || (Number.isNaN(refs[j]) && Number.isNaN(ref))) return true;
   return false;
 }

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { pendingMigrations } from './migrations/index';
 import type { TokensTable, UsersTable } from './schema';
 import { guard } from './sql-errors';
-import type { Db, Write } from './sql-storage';
+import type { Db, Write } from './db';
 
 export function userCollection(db: Db, write: Write): UserCollection {
   const select = () => db.selectFrom('evcal_users').selectAll();

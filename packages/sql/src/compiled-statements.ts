@@ -4,7 +4,7 @@
 // the same number of values in an IN list) is kept under a key naming that shape, and later
 // calls run it with their own values.
 import type { CompiledQuery, Compilable, QueryResult } from 'kysely';
-import type { Db } from './sql-storage';
+import type { Db } from './db';
 
 export interface CompiledStatements {
   /**

@@ -4,7 +4,7 @@
 import type { IdempotencyRecord, IdempotencyStore } from '@evcal/core/adapter';
 import type { IdempotencyTable } from './schema';
 import { guard } from './sql-errors';
-import type { Db, Write } from './sql-storage';
+import type { Db, Write } from './db';
 
 export function sqlIdempotencyStore(db: Db, write: Write): IdempotencyStore {
   return {

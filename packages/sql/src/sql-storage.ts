@@ -21,6 +21,7 @@ import {
   VENUE_COLUMNS, venueRecord, venueRow, type EventRow, type OrganizerRow, type VenueRow,
 } from './rows';
 import type { EvcalDatabase, VenuesTable } from './schema';
+import type { Db, Write } from './db';
 import { countEvents } from './list-counts';
 import { guard, translate } from './sql-errors';
 import { runCommitted } from './transactions';
@@ -71,8 +72,6 @@ interface SqliteCounterStatement {
   bind(...parameters: unknown[]): SqliteCounterStatement;
   get(): unknown;
 }
-
-export type Db = Kysely<EvcalDatabase> | Transaction<EvcalDatabase>;
 
 /** Called before reading term or day counts: a promise to wait for when they must be summed first. */
 type CountsRead = () => Promise<void> | undefined;
@@ -363,12 +362,6 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
 
   return over(root, undefined);
 }
-
-/**
- * Runs statements that write; `events`: they insert, or replace or delete, one event; `rows`:
- * the events they change when that may be many (a status change of a batch), for FOLD_AFTER.
- */
-export type Write = <T>(fn: (db: Db) => Promise<T>, events?: 'inserted' | 'changed', rows?: number) => Promise<T>;
 
 /** A write transaction's number, whether it has written anything yet, and how many events it inserted and wrote. */
 interface TransactionState {

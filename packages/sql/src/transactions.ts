@@ -6,7 +6,7 @@
 // COMMIT fails for a full disk, so the ROLLBACK after it failed ("cannot rollback - no
 // transaction is active") and hid SQLITE_FULL; on PostgreSQL a COMMIT whose connection died
 // was answered like any failed write, though it may have been kept.
-import { SqliteAdapter, type Kysely, type Transaction } from 'kysely';
+import { SqliteAdapter, type ControlledTransaction, type Kysely, type Transaction } from 'kysely';
 import { storageError } from '@evcal/core/adapter';
 import { classify, translate } from './sql-errors';
 
@@ -16,7 +16,7 @@ import { classify, translate } from './sql-errors';
  * hides it), and a connection lost during the COMMIT is `outcome_unknown` (never retried).
  */
 export async function runCommitted<DB, T>(db: Kysely<DB>, fn: (tx: Transaction<DB>) => Promise<T>): Promise<T> {
-  let tx;
+  let tx: ControlledTransaction<DB>;
   try {
     tx = await db.startTransaction().execute();
   } catch (error) {

@@ -4,7 +4,7 @@
 // returned once, by `tokens.create`.
 import * as v from 'valibot';
 import { DEFAULT_ROLES, type Principal, type RoleTable } from '../auth/capabilities';
-import { userNameKey, type TokenKind, type TokenRecord, type UserRecord } from '../model/accounts';
+import type { TokenKind, TokenRecord, UserRecord } from '../model/accounts';
 import { MAX_ID } from '../model/records';
 import type { Storage } from '../storage/storage';
 import { AccountError } from './account-error';

@@ -91,7 +91,9 @@ async function changedRecords(call: Call, entries: readonly ChangeEntry[]): Prom
     records.filter((r) => sees(kind, r.status === undefined ? null : { status: r.status as PostState['status'], authorId: r.authorId ?? 0 }));
   const rendered = new Map<string, { revision: number; record: ChangedRecordJson['record'] }>();
   const visibleEvents = shown('event', events);
-  (await renderEvents(call, visibleEvents)).forEach((json, i) => rendered.set(`event:${visibleEvents[i]!.id}`, { revision: visibleEvents[i]!.revision, record: json }));
+  (await renderEvents(call, visibleEvents)).forEach((json, i) => {
+    rendered.set(`event:${visibleEvents[i]!.id}`, { revision: visibleEvents[i]!.revision, record: json });
+  });
   for (const venue of shown('venue', venues)) rendered.set(`venue:${venue.id}`, { revision: venue.revision, record: linkedPost(call, 'venue', venue) });
   for (const organizer of shown('organizer', organizers)) rendered.set(`organizer:${organizer.id}`, { revision: organizer.revision, record: linkedPost(call, 'organizer', organizer) });
   for (const [taxonomy, terms] of [['category', categories], ['tag', tags]] as const) {

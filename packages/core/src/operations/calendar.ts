@@ -24,7 +24,6 @@ import type { ChangesJson } from '../represent/change-schemas';
 import type { ChangesInput } from './inputs';
 import { createIdempotentRunner, type IdempotentRunner } from './idempotency';
 
-type Input = Readonly<Record<string, unknown>>;
 type Json = Validated<EventJson>;
 
 /**

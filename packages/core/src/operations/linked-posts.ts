@@ -157,7 +157,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
     const { plan: p, stable } = await planWithCache(call, plans, input, async (lastChange) => {
       const { values, page, perPage } = await parseList(call, listArgs, input);
       const visible = visibility(call.permissions, kind, values.status);
-      const query = listQuery(call, kind, values, visible, page, perPage);
+      const query = listQuery(call, values, visible, page, perPage);
       const validator = listValidator(lastChange, [kind, query, values, listViewKey(call)]);
       // only_with_upcoming counts events from this very instant; modified bounds may be relative.
       return { plan: { values, visible, query, page, perPage, validator }, keep: !values.only_with_upcoming && !MODIFIED_PARAMS.some((p) => values[p] !== undefined) };
@@ -251,7 +251,7 @@ export function newLinkedPost(call: WriteCall, kind: LinkedPostKind, id: number,
 
 // ---- helpers ----
 
-function listQuery(call: Call, kind: LinkedPostKind, values: ArgValues<(typeof LINKED_POST_ARGS)[LinkedPostKind]["list"]>, visible: Visibility, page: number, perPage: number): LinkedPostQuery {
+function listQuery(call: Call, values: ArgValues<(typeof LINKED_POST_ARGS)[LinkedPostKind]['list']>, visible: Visibility, page: number, perPage: number): LinkedPostQuery {
   // Events count only when the caller could see them in lists: editors see others' unpublished events.
   const seesOthersEvents = call.permissions.can('edit_others_events');
   const search = values.search === undefined ? undefined : fragmentWords(values.search);

@@ -137,7 +137,7 @@ function answer(data: SiteData, fake: FakeReference, route: string, q: URLSearch
   if (requested && requested.some((s) => !ALL_STATUSES.includes(s))) return invalidParam('status');
   const statuses = requested ?? (admin ? ANY : ['publish']);
   let posts = data[collection as 'events' | 'venues' | 'organizers'].filter((p) => statuses.includes(p.status));
-  let params: [string, string][] = [['per_page', String(perPage)]];
+  const params: [string, string][] = [['per_page', String(perPage)]];
   if (collection === 'events') {
     posts = posts.filter((e) => !e.hide_from_listings);
     // The default window starts on the recording day; `end_date` filters on the end.

@@ -34,13 +34,16 @@ export function extractTexts(): ExtractedTexts {
         if (!/function msg\($/.test(source.slice(Math.max(0, call.index - 9), at).trim())) dynamic.push(where);
         continue;
       }
-      const template = unescape(literal[1]!);
+      const template = unescapeLiteral(literal[1]!);
       messages.set(template, [...(messages.get(template) ?? []), where]);
     }
   }
   const descriptions = new Set<string>();
   const collect = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(collect);
+    if (Array.isArray(value)) {
+      value.forEach(collect);
+      return;
+    }
     if (value === null || typeof value !== 'object') return;
     for (const [key, v] of Object.entries(value)) {
       if (typeof v === 'string' && (key === 'description' || key === 'title' || key === 'summary')) descriptions.add(v);
@@ -74,7 +77,7 @@ function sourceFiles(): string[] {
 }
 
 /** The value of a single-quoted JS string literal's body. */
-function unescape(body: string): string {
+function unescapeLiteral(body: string): string {
   return body.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/g, (_, e: string) => {
     if (e.startsWith('u{')) return String.fromCodePoint(parseInt(e.slice(2, -1), 16));
     if (e[0] === 'u' || e[0] === 'x') return String.fromCharCode(parseInt(e.slice(1), 16));
