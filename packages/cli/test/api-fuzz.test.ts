@@ -74,7 +74,7 @@ for (const [name, storage] of storages) {
           checkAnswer(schemas, o, answer);
           if (answer.status < 400) {
             const accepted = param !== undefined && ACCEPTANCES.some((a) => a.applies(param, value));
-            expect(accepted, `${o.id} accepted what /doc forbids (${param} = ${JSON.stringify(value)}): ${shown(r)} -> ${answer.status} ${answer.text.slice(0, 300)}`).toBe(true);
+            expect(accepted, `${o.id} accepted what /doc forbids (${param ?? 'the body'} = ${param === undefined ? r.raw : JSON.stringify(value)}): ${shown(r)} -> ${answer.status} ${answer.text.slice(0, 300)}`).toBe(true);
           }
         }), { seed: SEED, numRuns: RUNS.invalid, endOnFailure: true });
       }

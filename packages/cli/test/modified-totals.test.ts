@@ -3,32 +3,17 @@
 // must count the 5, in `total`, `total_pages` and the X-TEC-* headers, as memory does. The SQL
 // adapter once answered such totals from its day counts, which know nothing of modification
 // times, and said 10.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { needBuiltCli, startServe } from './support/serve-process';
+import { POSTGRES_URL, storageUrls } from './support/storage-urls';
 
 needBuiltCli();
 
-const POSTGRES_URL = process.env.EVCAL_TEST_POSTGRES_URL;
 if (!POSTGRES_URL) console.warn('NOTICE: EVCAL_TEST_POSTGRES_URL is not set: the modified_after totals on PostgreSQL are skipped.');
 
 const ADMIN = 'tok-admin';
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'evcal-modified-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-};
-
-const storages: Array<[string, () => string, boolean]> = [
-  ['memory', () => 'memory', true],
-  ['json', () => `json:${join(tempDir(), 'calendar.json')}`, true],
-  ['sqlite', () => `sqlite:${join(tempDir(), 'calendar.db')}`, true],
-  ['postgres', () => `${POSTGRES_URL}${POSTGRES_URL?.includes('?') ? '&' : '?'}schema=evcal_mod_${randomBytes(4).toString('hex')}`, Boolean(POSTGRES_URL)],
-];
+const storages = storageUrls('mod');
 
 /** The current UTC second as the API reads a naive time on a UTC site. */
 const utcSecond = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
