@@ -37,10 +37,11 @@ export interface TermOperations<L extends object = Record<string, unknown>> {
   delete(input: TermGetInput, ctx?: CallContext): Promise<Validated<TermJson>>;
 }
 
-const ORDERBY: Record<string, TermSortField> = {
+/** The orderby values read (others sort by name); a Map, so that `constructor` or `__proto__` is no key. */
+const ORDERBY: ReadonlyMap<string, TermSortField> = new Map(Object.entries({
   name: 'name', id: 'id', term_id: 'id', slug: 'slug', count: 'count', description: 'description',
   parent: 'parent', include: 'include', term_group: 'name', taxonomy: 'name', term_taxonomy_id: 'id', include_slugs: 'include', none: 'id',
-};
+} as const satisfies Record<string, TermSortField>));
 
 export function termOperations(taxonomy: 'category', config: CalendarConfig): TermOperations<CategoryListJson>;
 export function termOperations(taxonomy: 'tag', config: CalendarConfig): TermOperations<TagListJson>;
@@ -78,7 +79,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     const exclude = await resolve(values.exclude);
     const eventId = values.event ?? values.post;
     const direction = values.order === undefined || /^asc$/i.test(values.order) ? 'asc' : 'desc';
-    const field = ORDERBY[(values.orderby ?? 'name').toLowerCase()] ?? 'name';
+    const field = ORDERBY.get((values.orderby ?? 'name').toLowerCase()) ?? 'name';
     const query: TermQuery = {
       ...(include ? { ids: include } : {}),
       ...(exclude ? { excludeIds: exclude } : {}),
