@@ -19,6 +19,9 @@ export interface Refusal {
   readonly message: string;
 }
 
+/** The parameters that take a date (the date pattern of /doc): the date exceptions apply to these only. */
+const DATE_PARAMS = new Set(['date', 'date_utc', 'start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after', 'modified_after', 'modified_before']);
+
 /** Parameters that name stored records (by operation prefix and name). */
 const REFERENCES: readonly (readonly [RegExp, readonly string[]])[] = [
   [/^events\.list$|^events\.feed$/, ['categories', 'tags', 'venue', 'organizer', 'post_parent']],
@@ -48,7 +51,7 @@ export const REFUSALS: readonly (Exception & { readonly applies: (r: Refusal) =>
   {
     name: 'impossible dates in a stated form',
     reason: 'A date of a stated form that names no instant PHP accepts (a time in a zone\'s spring-forward gap is read, but the instant 0 is not a time) is refused: the pattern states forms, not the calendar.',
-    applies: (r) => typeof r.value === 'string' && parsePhpTime(r.value, { now: Date.now(), timeZone: 'UTC' }) === undefined,
+    applies: (r) => DATE_PARAMS.has(r.param) && typeof r.value === 'string' && parsePhpTime(r.value, { now: Date.now(), timeZone: 'UTC' }) === undefined,
   },
   {
     name: 'URLs the URL parser refuses',
@@ -66,6 +69,11 @@ export const REFUSALS: readonly (Exception & { readonly applies: (r: Refusal) =>
     applies: (r) => r.param === 'recurrence',
   },
   {
+    name: 'scope of an event that is no occurrence',
+    reason: 'scope (this, following, all) chooses what an update or delete of an occurrence of a series reaches; on an event that is not an occurrence, this and following are 400 naming scope: it depends on the stored event, not on the request.',
+    applies: (r) => /^events\.(update|patch|delete)/.test(r.operation) && r.param === 'scope' && r.value !== 'all',
+  },
+  {
     name: 'terms taken',
     reason: 'A term name already used at that level (term_exists) or a slug another term has (duplicate_term_slug), and a category moved under its own descendant, are 400 as for the reference: they depend on the stored terms.',
     applies: (r) => /^(categories|tags)\.(create|update)/.test(r.operation) && ['name', 'slug', 'parent'].includes(r.param),
@@ -77,7 +85,7 @@ export const ACCEPTANCES: readonly (Exception & { readonly applies: (param: stri
   {
     name: 'free-form dates',
     reason: 'Dates are what PHP\'s strtotime() reads ("tomorrow 8pm", "next monday", month names, @timestamps, compact forms): /doc states the usual forms and says so in the field\'s text.',
-    applies: (_param, value) => (typeof value === 'string' || typeof value === 'number') && parsePhpTime(value, { now: Date.now(), timeZone: 'UTC' }) !== undefined,
+    applies: (param, value) => DATE_PARAMS.has(param) && (typeof value === 'string' || typeof value === 'number') && parsePhpTime(value, { now: Date.now(), timeZone: 'UTC' }) !== undefined,
   },
   {
     name: 'zone names',

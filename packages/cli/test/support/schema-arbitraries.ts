@@ -29,7 +29,11 @@ export function forAjv<T>(doc: T): T {
 /** Schemas of one document: resolves references and validates values (the document is the ajv resource). */
 export class DocSchemas {
   readonly ajv = new Ajv({ strict: false, allErrors: false, validateFormats: false });
-  /** Path and query values are texts, read as the schema's type (OpenAPI's deserialization: "5" is the integer 5). */
+  /**
+   * Path values are texts read as the schema's type (OpenAPI's deserialization: "5" is the
+   * integer 5). Query values are not: every query parameter of /doc states its texts (a string
+   * branch with a pattern); its typed branches are for JSON bodies, not for texts such as "1e1".
+   */
   private readonly textAjv = new Ajv({ strict: false, allErrors: false, validateFormats: false, coerceTypes: true });
   private readonly compiled = new Map<string, ValidateFunction>();
 
@@ -38,7 +42,7 @@ export class DocSchemas {
     this.textAjv.addSchema({ ...forAjv(doc), $id: 'evcal-doc' });
   }
 
-  /** The validator of the schema at a JSON pointer of the document (`asText`: of a path or query value). */
+  /** The validator of the schema at a JSON pointer of the document (`asText`: of a path value). */
   validator(pointer: string, asText = false): ValidateFunction {
     const key = `${asText}:${pointer}`;
     let v = this.compiled.get(key);
@@ -88,7 +92,7 @@ export function invalidValue(schemas: DocSchemas, schema: Schema, valid: (x: unk
   for (const bound of [s.minimum, s.maximum, ...(s.anyOf ?? []).flatMap((b: Schema) => [b.minimum, b.maximum])]) {
     if (typeof bound === 'number') near.push(bound - 1, bound + 1, ...(asText ? [String(bound - 1), String(bound + 1)] : []));
   }
-  const anything = asText ? fc.string({ maxLength: 40 }) : fc.oneof(fc.string({ maxLength: 40 }), fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 2 }));
+  const anything = asText ? fc.string({ maxLength: 40 }) : fc.oneof(fc.string({ maxLength: 40 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 2 }));
   const off = near.filter((x) => !valid(x) && keep(x));
   // A schema that admits every probe (a free text) has nothing to forbid a query can carry.
   if (off.length === 0) return undefined;
