@@ -1,11 +1,16 @@
 // HTTP throughput and latency through `evcal serve`, against a baseline node:http server that
 // returns the same precomputed response bytes (lib/baseline-server.mjs), measured in the same
 // run with autocannon:
-//   node bench/http.mjs --storage memory|file-json|sqlite|postgres --n 10000 [--duration 10] [--out result.json]
-// Routes: GET /events?per_page=10, the same with the list's ETag in If-None-Match (answered 304
-// from the change counter alone: no query, no rendering), GET /events/<id>, POST /events (an
-// administrator's bearer token; every request a new title, so slugs never collide). Each server runs in its own
-// process; autocannon runs in this one (10 connections, no pipelining).
+//   node bench/http.mjs --storage memory|file-json|sqlite|postgres --n 10000 [--duration 10] [--routes a,b] [--log-level warn] [--out result.json]
+// `evcal serve` runs as users run it: default logging (an access line per request at info) to
+// its standard output, a pipe read by another process (lib/log-reader.mjs, as a supervisor
+// reads it); `--log-level warn` measures the API without access lines.
+// Routes: the shapes clients send. GET /events?per_page=10 (the default window), a month
+// (`start_date`/`end_date`, as the calendar page asks), a week with a category, a year, a
+// search, each of the default list and the month again with their ETag in If-None-Match
+// (answered 304), GET /events/<id>, POST /events (an administrator's bearer token; every
+// request a new title, so slugs never collide). Each server runs in its own process;
+// autocannon runs in this one (10 connections, no pipelining).
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { encodeDataset } from '@evcal/core';
-import { BENCH_NOW, generateDataset, ids } from './lib/dataset.mjs';
+import { BENCH_NOW, benchParams, generateDataset, ids } from './lib/dataset.mjs';
 import { loadSnapshot } from './lib/records.mjs';
 import { postgresSchema, sqliteFile } from './lib/stores.mjs';
 
@@ -29,6 +34,8 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '10' }, out: { type: 'string' }, routes: { type: 'string' },
     // A directory: evcal serve runs with --cpu-prof there (the profile is written when it stops).
     profile: { type: 'string' },
+    // `evcal serve --log-level`; by default none is given (info: a line per request).
+    'log-level': { type: 'string' },
   },
 });
 const storageName = opts.storage;
@@ -39,24 +46,40 @@ const log = (m) => process.stderr.write(`[http ${storageName} ${n}] ${m}\n`);
 const scratch = mkdtempSync(join(tmpdir(), 'evcal-bench-http-'));
 const cleanups = [() => rmSync(scratch, { recursive: true, force: true })];
 
-/** Starts a child process and resolves with it once `ready` matches a line of its output. */
-function start(args, ready) {
+/**
+ * Starts a child process and resolves with it once `ready` matches a line of its output (or of
+ * `watched`'s: the log reader's, for evcal serve, whose output goes to it).
+ */
+function start(args, ready, { stdout = 'pipe', watched } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', stdout, 'pipe'] });
+    const source = watched ?? child.stdout;
     let out = '';
     let err = '';
     const onData = (d) => {
       out += d;
       const m = ready.exec(out);
       if (m) {
-        child.stdout.off('data', onData);
+        source.off('data', onData);
         resolve({ child, match: m });
       }
     };
-    child.stdout.on('data', onData);
+    source.on('data', onData);
     child.stderr.on('data', (d) => (err += d));
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${err || out}`)));
   });
+}
+
+/** The log reader (lib/log-reader.mjs): its stdin is where evcal serve writes its log. */
+function startLogReader() {
+  const reader = spawn(process.execPath, [join(HERE, 'lib', 'log-reader.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  reader.stdout.on('data', (d) => (out += d));
+  const finished = new Promise((resolve) => reader.once('exit', () => {
+    const m = /log-reader lines (\d+) bytes (\d+)/.exec(out);
+    resolve(m ? { lines: Number(m[1]), bytes: Number(m[2]) } : undefined);
+  }));
+  return { reader, finished };
 }
 
 /** CPU time a process has used so far, in µs (Linux: /proc/<pid>/stat, user + system). */
@@ -107,16 +130,19 @@ if (storageName === 'memory') {
   storageUrl = pgs.url;
 } else throw new Error(`unknown storage ${storageName}`);
 
-const results = { storage: storageName, n, duration, connections, routes: {} };
+const results = { storage: storageName, n, duration, connections, logLevel: opts['log-level'] ?? 'info (default)', routes: {} };
 let evcal;
 let baseline;
+let logs;
 try {
-  log(`starting evcal serve --storage ${storageName}`);
+  log(`starting evcal serve --storage ${storageName}${opts['log-level'] ? ` --log-level ${opts['log-level']}` : ' (default logging, to a pipe read by another process)'}`);
+  logs = startLogReader();
   evcal = await start([...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.profile}`] : []), CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--storage', storageUrl, '--now', BENCH_NOW,
     // The dataset's authors are users 1…5.
     '--user', `1:administrator:${TOKEN}`, ...[2, 3, 4, 5].flatMap((id) => ['--user', `${id}:author:bench-author-${id}`]),
-    // The API's own cost, as before access logs existed (at info each request writes one JSON line).
-    '--log-level', 'warn', ...extraArgs], /evcal listening on (http:\/\/[^\s"]+)/);
+    ...(opts['log-level'] ? ['--log-level', opts['log-level']] : []), ...extraArgs], /evcal listening on (http:\/\/[^\s"]+)/, { stdout: logs.reader.stdin, watched: logs.reader.stdout });
+  // The server holds the pipe's writing end now: the reader sees its end when the server stops.
+  logs.reader.stdin.destroy();
   const origin = evcal.match[1];
   results.startMs = performance.now() - t0;
   log(`evcal ready at ${origin} (${(results.startMs / 1000).toFixed(1)} s including the dataset)`);
@@ -141,24 +167,37 @@ try {
     categories: [1 + (i % shape.categories)], tags: [shape.firstTag + (i % 20)],
     venue: shape.firstVenue + (i % shape.venues), organizer: [shape.firstOrganizer + (i % shape.organizers)],
   });
-  // The POST first: every write changes the list's validator.
+  // The POST first: every write changes the lists' validators.
   const created = await record('POST', `${API}/events`, payload(serial++));
-  const list = await record('GET', `${API}/events?per_page=10`);
-  const firstId = JSON.parse(list.body.toString()).events[0].id;
-  const listTag = list.headers.etag;
-  const unchanged = await record('GET', `${API}/events?per_page=10`, undefined, { 'if-none-match': listTag });
-  if (unchanged.status !== 304) throw new Error(`GET /events?per_page=10 with If-None-Match: ${unchanged.status}, not 304`);
-  const single = await record('GET', `${API}/events/${firstId}`);
-  const ROUTES = {
-    'GET /events?per_page=10': { method: 'GET', path: `${API}/events?per_page=10`, recorded: list },
-    // Measured before any POST of this run: the list's validator still holds.
-    'GET /events?per_page=10 (304)': { method: 'GET', path: `${API}/events?per_page=10`, recorded: unchanged, headers: { 'if-none-match': listTag } },
-    'GET /events/<id>': { method: 'GET', path: `${API}/events/${firstId}`, recorded: single },
-    'POST /events': { method: 'POST', path: `${API}/events`, recorded: created, post: true },
+  const p = benchParams(n);
+  const LISTS = {
+    'GET /events?per_page=10': 'per_page=10',
+    // The calendar page's month view asks for its month (dates as the page sends them).
+    'GET /events month': 'per_page=10&start_date=2030-07-01&end_date=2030-07-31',
+    'GET /events week + category': `per_page=10&start_date=${p.week.start_date}&end_date=${p.week.end_date}&categories=${p.category}`,
+    'GET /events year': 'per_page=10&start_date=2030-07-01&end_date=2031-06-30',
+    'GET /events search': `per_page=10&search=${encodeURIComponent(p.search)}`,
   };
+  const ROUTES = {};
+  let firstId;
+  for (const [name, query] of Object.entries(LISTS)) {
+    const path = `${API}/events?${query}`;
+    const list = await record('GET', path);
+    firstId ??= JSON.parse(list.body.toString()).events[0].id;
+    ROUTES[name] = { method: 'GET', path, recorded: list };
+    if (name === 'GET /events?per_page=10' || name === 'GET /events month') {
+      // Measured before any POST of this run: the list's validator still holds.
+      const unchanged = await record('GET', path, undefined, { 'if-none-match': list.headers.etag });
+      if (unchanged.status !== 304) throw new Error(`${name} with If-None-Match: ${unchanged.status}, not 304`);
+      ROUTES[`${name} (304)`] = { method: 'GET', path, recorded: unchanged, headers: { 'if-none-match': list.headers.etag } };
+    }
+  }
+  const single = await record('GET', `${API}/events/${firstId}`);
+  ROUTES['GET /events/<id>'] = { method: 'GET', path: `${API}/events/${firstId}`, recorded: single };
+  ROUTES['POST /events'] = { method: 'POST', path: `${API}/events`, recorded: created, post: true };
   const routesFile = join(scratch, 'routes.json');
   writeFileSync(routesFile, JSON.stringify(Object.values(ROUTES).map((r) => ({
-    method: r.method, path: r.path.split('?')[0], status: r.recorded.status, headers: r.recorded.headers, body: r.recorded.body.toString('base64'),
+    method: r.method, path: r.path, status: r.recorded.status, headers: r.recorded.headers, body: r.recorded.body.toString('base64'),
     ...(r.headers ? { conditional: true } : {}),
   }))));
   baseline = await start([join(HERE, 'lib', 'baseline-server.mjs'), routesFile], /listening (\d+)/);
@@ -194,7 +233,7 @@ try {
     const base = await measured(baseline.child, () => cannon(baseOrigin, route, duration));
     const app = await measured(evcal.child, () => cannon(origin, route, duration));
     results.routes[name] = {
-      evcal: app, baseline: base, ratio: app.requestsPerSec / base.requestsPerSec, responseBytes: route.recorded.body.length,
+      path: route.path, evcal: app, baseline: base, ratio: app.requestsPerSec / base.requestsPerSec, responseBytes: route.recorded.body.length,
       // The same comparison by the CPU each server spent per request: steadier than throughput
       // when other work shares the machine.
       cpuRatio: base.cpuPerRequestUs / app.cpuPerRequestUs,
@@ -206,6 +245,11 @@ try {
   }
 } finally {
   if (evcal) await stop(evcal.child);
+  if (logs) {
+    // What the log reader read: with default logging, a line per request served.
+    results.log = (await logs.finished) ?? null;
+    if (results.log) log(`the log reader read ${results.log.lines} lines (${(results.log.bytes / 1e6).toFixed(1)} MB)`);
+  }
   if (baseline) await stop(baseline.child);
   for (const c of cleanups.reverse()) await c();
 }

@@ -155,15 +155,16 @@ try {
     for (const entry of PLAN.http.filter(wanted)) {
       if (skipPg(entry)) continue;
       const [storage, n] = entry;
-      await attempt(`HTTP through evcal serve vs baseline: ${storage}, ${n} events`, async () => {
-        results.http.push({ ...(await runScript('http.mjs', ['--storage', storage, '--n', String(n), '--duration', String(PLAN.httpSeconds)])), loadavg: loadavg() });
+      await attempt(`HTTP through evcal serve (default logging, to a pipe read by another process) vs baseline: ${storage}, ${n} events`, async () => {
+        const before = loadavg();
+        results.http.push({ ...(await runScript('http.mjs', ['--storage', storage, '--n', String(n), '--duration', String(PLAN.httpSeconds)])), loadavgBefore: before, loadavg: loadavg() });
       });
     }
   }
   if (only.has('year')) {
     for (const storage of PLAN.yearList.storages) {
       if ((storage === 'postgres' && !pgOk) || (storages && !storages.has(storage))) continue;
-      await attempt(`a year's list through evcal serve, freshly seeded: ${storage}, ${PLAN.yearList.sizes.join(' and ')} events`, async () => {
+      await attempt(`a window's list through evcal serve, freshly loaded (evcal import, --seed): ${storage}, ${PLAN.yearList.sizes.join(' and ')} events`, async () => {
         results.yearList.push(await runScript('year-list.mjs', ['--storage', storage, '--sizes', PLAN.yearList.sizes.join(','), '--requests', String(PLAN.yearList.requests)]));
       });
     }
@@ -219,9 +220,11 @@ function summary(r) {
     }
   }
   if (r.http.length) {
-    lines.push('', 'HTTP, requests/s (evcal / baseline = ratio; by CPU per request: baseline / evcal), evcal p50 / p99 latency:',
+    lines.push('', 'HTTP through evcal serve with default logging (a line per request, to a pipe read by another process), requests/s (evcal / baseline = ratio; by CPU per request: baseline / evcal), evcal p50 / p99 latency; load average (1 min) before / after each storage and size:',
       '| storage | events | route | evcal req/s | baseline req/s | ratio | CPU ratio (evcal / baseline per request) | p50 | p99 |', '|---|---:|---|---:|---:|---:|---:|---:|---:|');
     for (const x of r.http) {
+      const load = (l) => (l ? l[0].toFixed(1) : '?');
+      lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | *load ${load(x.loadavgBefore)} / ${load(x.loadavg)}* | | | | | | |`);
       for (const [route, v] of Object.entries(x.routes)) {
         const cpu = v.cpuRatio === undefined ? '—' : `${(100 * v.cpuRatio).toFixed(1)}% (${v.evcal.cpuPerRequestUs.toFixed(0)} / ${v.baseline.cpuPerRequestUs.toFixed(0)} µs)`;
         lines.push(`| ${x.storage} | ${x.n.toLocaleString('en')} | \`${route}\` | ${v.evcal.requestsPerSec.toFixed(0)} | ${v.baseline.requestsPerSec.toFixed(0)} | ${(100 * v.ratio).toFixed(1)}% | ${cpu} | ${v.evcal.latencyP50} ms | ${v.evcal.latencyP99} ms |`);
@@ -229,10 +232,14 @@ function summary(r) {
     }
   }
   if (r.yearList?.length) {
-    lines.push('', "A year's list through evcal serve right after `evcal import` (p50 of pages not asked before):", '| storage | sizes | p50 per size | growth |', '|---|---|---|---:|');
+    lines.push('', "A window's list through evcal serve right after a bulk load (`evcal import`, or `evcal serve --seed`), p50 of pages not asked before; `part`: a year of the two the calendar spans, `whole`: both:",
+      '| storage | loaded by | window | sizes | p50 per size | growth |', '|---|---|---|---|---|---:|');
     for (const y of r.yearList) {
-      const sizes = Object.keys(y.sizes);
-      lines.push(`| ${y.storage} | ${sizes.map((n) => Number(n).toLocaleString('en')).join(' → ')} | ${sizes.map((n) => fmtMs(y.sizes[n].p50)).join(' → ')} | ${y.growth === undefined ? '—' : `${y.growth.toFixed(2)}×`} |`);
+      for (const run of Object.values(y.runs ?? {})) {
+        const sizes = Object.keys(run.sizes);
+        const ratio = run.searchRatio ? ` (${Object.entries(run.searchRatio).map(([n, r]) => `${r.toFixed(1)}× the list without it at ${Number(n).toLocaleString('en')}`).join(', ')})` : '';
+        lines.push(`| ${y.storage} | ${run.load === 'seed' ? '`--seed`' : '`evcal import`'} | ${run.window}${ratio} | ${sizes.map((n) => Number(n).toLocaleString('en')).join(' → ')} | ${sizes.map((n) => fmtMs(run.sizes[n].p50)).join(' → ')} | ${run.growth === undefined ? '—' : `${run.growth.toFixed(2)}×`} |`);
+      }
     }
   }
   for (const m of r.memory) {

@@ -2,8 +2,9 @@
 // recorded from evcal beforehand (status, headers, body), doing no work but reading the request.
 // What evcal reaches relative to it is what the application costs on top of node:http.
 //   node bench/lib/baseline-server.mjs <routes.json>
-// routes.json: [{ method, path, status, headers, body (base64), conditional? }]; a conditional
-// route answers requests that carry If-None-Match (a recorded 304). Prints "listening <port>".
+// routes.json: [{ method, path (with its query), status, headers, body (base64), conditional? }];
+// a conditional route answers requests that carry If-None-Match (a recorded 304). Prints
+// "listening <port>".
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
@@ -15,8 +16,7 @@ for (const r of JSON.parse(readFileSync(process.argv[2], 'utf8'))) {
 }
 
 const server = createServer((req, res) => {
-  const path = req.url.split('?')[0];
-  const route = routes.get(`${req.method} ${path}${req.headers['if-none-match'] ? ' ?' : ''}`) ?? routes.get(`${req.method} *`);
+  const route = routes.get(`${req.method} ${req.url}${req.headers['if-none-match'] ? ' ?' : ''}`);
   const send = () => {
     if (!route) {
       res.writeHead(404);

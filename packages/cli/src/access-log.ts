@@ -30,6 +30,12 @@ export interface AccessLogOptions {
   readonly trustProxy: boolean;
 }
 
+/** What the line of a request served needs once its response closes (kept on its context: no closure per request). */
+interface Logged extends RequestContext {
+  readonly logger: Logger;
+  readonly trustProxy: boolean;
+}
+
 /**
  * Wraps a request listener: gives each request its id (for the `X-Request-Id` response header,
  * which the listener sends: see `requestIdHeader`), keeps its context, and logs one line when
@@ -38,35 +44,39 @@ export interface AccessLogOptions {
 export function withAccessLog(
   listener: (req: IncomingMessage, res: ServerResponse) => void, options: AccessLogOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { logger } = options;
+  const { logger, trustProxy } = options;
   // The level is fixed: below info (`--log-level warn`), no line is written and nothing is kept for one.
   const logsRequests = logger.enabled('info');
   const logsStarts = logger.enabled('debug');
   return (req, res) => {
-    const context: RequestContext = { id: requestIdOf(req.headers['x-request-id']), started: performance.now() };
-    (req as Served)[CONTEXT] = context;
-    if (logsStarts || logsRequests) logRequest(req, res, context, logger, options.trustProxy, logsStarts);
+    const id = requestIdOf(req.headers['x-request-id']);
+    const started = performance.now();
+    if (logsStarts || logsRequests) {
+      const context: Logged = { id, started, logger, trustProxy };
+      (req as Served)[CONTEXT] = context;
+      if (logsStarts) logger.debug('request started', requestFields(req, context));
+      // One function for every response (it finds its request on `res.req`): nothing made per request.
+      res.once('close', logClosed);
+    } else {
+      (req as Served)[CONTEXT] = { id, started };
+    }
     listener(req, res);
   };
 }
 
-/** Logs the start of a request (at debug) and, when it ends, its line (at info). */
-function logRequest(req: IncomingMessage, res: ServerResponse, context: RequestContext, logger: Logger, trustProxy: boolean, starts: boolean): void {
-  const common = () => ({
-    request_id: context.id,
-    method: req.method,
-    path: redactedPath(req.url ?? '/'),
-    address: addressOf(req, trustProxy),
-  });
-  if (starts) logger.debug('request started', common());
-  res.once('close', () => {
-    logger.info('request', {
-      ...common(),
-      status: res.writableFinished ? res.statusCode : 499,
-      duration_ms: Math.round((performance.now() - context.started) * 10) / 10,
-      user_id: context.userId ?? null,
-    });
-  });
+/** The line of a request whose response has closed. */
+function logClosed(this: ServerResponse): void {
+  const req = this.req;
+  const context = requestContextOf(req) as Logged;
+  const fields = requestFields(req, context);
+  fields.status = this.writableFinished ? this.statusCode : 499;
+  fields.duration_ms = Math.round((performance.now() - context.started) * 10) / 10;
+  fields.user_id = context.userId ?? null;
+  context.logger.info('request', fields);
+}
+
+function requestFields(req: IncomingMessage, context: Logged): Record<string, unknown> {
+  return { request_id: context.id, method: req.method, path: redactedPath(req.url ?? '/'), address: addressOf(req, context.trustProxy) };
 }
 
 /** The `X-Request-Id` header of a request served under `withAccessLog` (for `toNodeHandler`'s `headers`). */
@@ -78,10 +88,13 @@ export function requestIdHeader(req: IncomingMessage): Readonly<Record<string, s
 /** Query parameters whose values are secrets: replaced in logged paths. */
 const SECRET_PARAMS = /^(access_token|token|auth|authorization|password|pass|pwd|secret|api_key|apikey|key|_wpnonce|signature|code)$/i;
 
+/** Anything in a query that could name a secret parameter, encoded or not; most queries have none. */
+const MAYBE_SECRET = /token|auth|pass|pwd|secret|key|nonce|signature|code|%|\+/i;
+
 /** The path and query of a request URL with the values of secret parameters replaced. */
 export function redactedPath(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  if (q < 0 || !MAYBE_SECRET.test(url.slice(q + 1))) return url;
   const params = url.slice(q + 1).split('&').map((pair) => {
     const eq = pair.indexOf('=');
     const name = eq < 0 ? pair : pair.slice(0, eq);

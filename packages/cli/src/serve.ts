@@ -70,7 +70,7 @@ export interface ServeOptions {
    * Host (or X-Forwarded-*) says. @default the origin each request names
    */
   readonly siteUrl?: string;
-  /** Where logs go (JSON lines). @default a logger at level info on stdout */
+  /** Where logs go (JSON lines). @default a logger at level info on stdout (asynchronous: logger.ts) */
   readonly logger?: Logger;
   /** How long requests in flight may take to finish once the server is asked to stop. @default 10000 */
   readonly shutdownTimeoutMs?: number;
@@ -291,7 +291,9 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
         closing = stopServer(running, () => inFlight, async () => {
           await sender.stop();
           await storage.close();
-        }, logger, options.shutdownTimeoutMs ?? 10_000);
+        }, logger, options.shutdownTimeoutMs ?? 10_000)
+          // The log's last lines ("stopped") are written before the process may exit.
+          .finally(() => logger.flush?.());
         return closing;
       },
     };

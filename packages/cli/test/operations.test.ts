@@ -56,8 +56,8 @@ async function evcal(storage: string, ...args: string[]): Promise<string> {
   return res.stdout.trim();
 }
 
-/** The JSON log lines a server printed so far. */
-const logLines = (server: Running) => server.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
+/** The JSON log lines a server printed so far (whole lines: the last may still be coming). */
+const logLines = (server: Running) => server.stdout().split('\n').slice(0, -1).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
 
 async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, attempts = 100): Promise<T> {
   for (let i = 0; i < attempts; i++) {

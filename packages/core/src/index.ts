@@ -16,6 +16,7 @@ export type { CallContext } from './operations/call';
 export { IDEMPOTENCY_KEY_RULE } from './operations/idempotency';
 export type { IdempotentRequest, IdempotentOutcome, IdempotentRunner } from './operations/idempotency';
 export type { ListResult, ListPlan, ListStability } from './operations/list-urls';
+export type { KeptRead } from './operations/kept-reads';
 export type * from './operations/inputs';
 
 export { CalendarError, isCalendarError } from './errors';

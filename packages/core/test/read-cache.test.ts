@@ -76,4 +76,35 @@ describe('a single event read', () => {
       }
     }
   });
+
+  it('asked again unchanged, is answered from what was kept: the storage is asked for its change counter alone', async () => {
+    const storage = createMemoryStorage();
+    const reads = { events: 0, venues: 0 };
+    const get = storage.events.get.bind(storage.events);
+    storage.events.get = (eventId) => {
+      reads.events++;
+      return get(eventId);
+    };
+    const venues = storage.venues.getMany.bind(storage.venues);
+    storage.venues.getMany = (ids) => {
+      reads.venues++;
+      return venues(ids);
+    };
+    const calendar = createCalendar({ storage, now: () => NOW });
+    const id = (await calendar.events.create(EVENT, { principal: ADMIN })).id as number;
+    Object.assign(reads, { events: 0, venues: 0 });
+    await calendar.events.get({ id });
+    await calendar.events.get({ id });
+    expect(reads).toEqual({ events: 1, venues: 1 });
+    const first = await calendar.events.getJson({ id });
+    const again = await calendar.events.getJson({ id });
+    expect(reads).toEqual({ events: 1, venues: 1 });
+    expect(again.json).toBe(first.json);
+    expect(again.validator).toBe(validatorOf(await calendar.events.get({ id })));
+    expect(again.body()).toEqual(JSON.parse(new TextDecoder().decode(first.json)));
+    // A write anywhere: read again.
+    await calendar.tags.create({ name: 'Unrelated' }, { principal: ADMIN });
+    await calendar.events.getJson({ id });
+    expect(reads.events).toBe(2);
+  });
 });

@@ -232,8 +232,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
           const callCtx = preconditions ? { ...ctx, preconditions } : ctx;
           const run = (c: CallContext) => action.run(calendar)(params, c);
           /** The headers of an answer: its ETag, and where a created resource is. */
-          const headersOf = (body: object): Record<string, string> => {
-            const validator = validatorOf(body);
+          const headersOf = (body: object, validator = validatorOf(body)): Record<string, string> => {
             const etag = validator === undefined ? undefined
               : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, search, reading ? 'read' : 'write']), false);
             const location = action.kind !== 'create' ? undefined
@@ -241,6 +240,13 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
               : action.location === 'id' ? idUrl(`${apiRoot}${match.route.path}`, body) : undefined;
             return { ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(reading ? caching : {}) };
           };
+          // A read whose text is kept (an event's) is sent as that text: nothing parsed or serialised.
+          if (reading && action.json && !fields && !envelope) {
+            const kept = await action.json(calendar)(params, callCtx);
+            const headers = headersOf(kept, kept.validator);
+            if (!noneMatch(ifNoneMatch, headers.etag!)) return notModified(headers.etag!, caching, common);
+            return sendJson(match.route.status, () => [kept.json], () => kept.body(), headers);
+          }
           // Writes sent with an Idempotency-Key run once per key; a repeat gets the first answer (idempotency-keys.ts).
           const key = reading ? undefined : idempotencyKeyOf(request.headers.get('idempotency-key'));
           let body: object;

@@ -1,6 +1,6 @@
 // The route table as data: every route of the interface, in the reference's registration
 // order. The router, the namespace descriptor and /doc all read this one table.
-import { type Calendar, type CallContext, type ListPlan } from '@evcal/core';
+import { type Calendar, type CallContext, type KeptRead, type ListPlan } from '@evcal/core';
 import { OPERATIONS, type ArgSpecs, type OperationDeclaration, type OperationName as CalendarOperationName } from '@evcal/core/binding';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -20,6 +20,8 @@ export type SyncOperationName = Extract<CalendarOperationName, `${'changes' | 'w
 export type RouteOperation = (params: Record<string, unknown>, ctx: CallContext) => Promise<object>;
 /** A list operation, planned before it is read (its validator comes first: a 304 reads nothing). */
 export type RoutePlanner = (params: Record<string, unknown>, ctx: CallContext) => Promise<ListPlan<object>>;
+/** A read answered as its kept JSON text and validator (core's kept-reads.ts), sent as it is. */
+export type RouteJsonRead = (params: Record<string, unknown>, ctx: CallContext) => Promise<KeptRead<object>>;
 /** Which iCalendar feed answers: the list's, or one event's by id or by slug. */
 export type FeedKind = 'list' | 'id' | 'slug';
 
@@ -38,7 +40,7 @@ export type RouteAction =
   | { readonly kind: 'root' }
   | { readonly kind: 'doc' }
   | { readonly kind: 'list'; readonly plan: (calendar: Calendar) => RoutePlanner; readonly feed?: FeedKind }
-  | { readonly kind: 'read'; readonly run: (calendar: Calendar) => RouteOperation; readonly feed?: FeedKind }
+  | { readonly kind: 'read'; readonly run: (calendar: Calendar) => RouteOperation; readonly feed?: FeedKind; readonly json?: (calendar: Calendar) => RouteJsonRead }
   | { readonly kind: 'create'; readonly run: (calendar: Calendar) => RouteOperation; readonly location?: 'self' | 'id' }
   | { readonly kind: 'change'; readonly run: (calendar: Calendar) => RouteOperation }
   | { readonly kind: 'write'; readonly run: (calendar: Calendar) => RouteOperation }
@@ -83,7 +85,7 @@ function postRoutes(collection: 'events' | 'venues' | 'organizers'): Route[] {
   return [
     operationRoute(`${collection}.list`, { path: `/${collection}`, methods: ['GET'], action: { kind: 'list', plan: (c) => ops(c).planList, ...(events ? { feed: 'list' as const } : {}) }, status: 200, summary: `List ${collection}` }),
     operationRoute(`${collection}.create`, { path: `/${collection}`, methods: ['POST'], action: { kind: 'create', run: (c) => ops(c).create }, status: 201, summary: `Create ${a} ${kind}` }),
-    operationRoute(`${collection}.get`, { path: one, methods: ['GET'], action: { kind: 'read', run: (c) => ops(c).get, ...(events ? { feed: 'id' as const } : {}) }, status: 200, summary: `Read ${a} ${kind}` }),
+    operationRoute(`${collection}.get`, { path: one, methods: ['GET'], action: { kind: 'read', run: (c) => ops(c).get, ...(events ? { feed: 'id' as const, json: (c: Calendar) => c.events.getJson } : {}) }, status: 200, summary: `Read ${a} ${kind}` }),
     operationRoute(`${collection}.update`, { path: one, methods: UPDATE, action: { kind: 'change', run: (c) => ops(c).update }, status: 200, summary: `Update ${a} ${kind}; omitted fields take their defaults` }),
     operationRoute(`${collection}.patch`, { path: one, methods: ['PATCH'], action: { kind: 'change', run: (c) => ops(c).patch }, status: 200, summary: `Change some fields of ${a} ${kind}` }),
     operationRoute(`${collection}.delete`, { path: one, methods: ['DELETE'], action: { kind: 'change', run: (c) => ops(c).delete }, status: 200, summary: `Move ${a} ${kind} to the trash` }),

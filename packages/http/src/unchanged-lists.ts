@@ -75,11 +75,18 @@ export function unchangedLists(
       const key = keyOf(request, site);
       const etag = notModified.headers.etag;
       if (key === undefined || etag === undefined) return;
-      if (kept.size >= limit && !kept.has(key)) kept.delete(kept.keys().next().value!);
+      // Most lists asked again are remembered already, as they are: nothing to copy again.
+      const known = kept.get(key);
+      if (known !== undefined && known.etag === etag && sameStability(known.stable, stable)) return;
+      if (kept.size >= limit && known === undefined) kept.delete(kept.keys().next().value!);
       const response = Object.freeze({ status: 304, headers: Object.freeze(Object.assign({}, notModified.headers)), body: null });
       kept.set(key, { etag, stable, response });
     },
   };
+}
+
+function sameStability(a: ListStability, b: ListStability): boolean {
+  return a.change === b.change && a.from === b.from && a.until === b.until;
 }
 
 /** What selects a list's answer in a request that may be answered from here; undefined for any other. */

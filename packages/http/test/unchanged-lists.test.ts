@@ -101,10 +101,33 @@ describe('an unchanged list asked again with its ETag', () => {
     const etag = (await t.get('/events')).headers.etag!;
     expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
     expect((await t.get('/events', { 'if-none-match': etag })).status).toBe(304);
-    t.later(HOUR);
+    // 07:01: due, and within the hour of the first request, so nothing else is due to tell it.
+    t.later(31 * 60_000);
     const due = await t.get('/events', { 'if-none-match': etag });
     expect(due.status).toBe(200);
     expect(JSON.parse(due.text).events.map((e: { title: string }) => e.title)).toContain('Scheduled');
+  });
+
+  it('with a relative date, is answered 304 through its day and read again after midnight', async () => {
+    const t = await setup();
+    // Tonight, until 23:45 UTC (the calendar's zone): in `start_date=today` on the 22nd, not on the 23rd.
+    await t.calendar.events.create({ title: 'Tonight', start_date: '2026-11-22 22:00:00', end_date: '2026-11-22 23:45:00', status: 'publish' }, { principal: ADMIN });
+    const today = '/events?start_date=today&end_date=2027-12-31';
+    const first = await t.get(today);
+    expect(JSON.parse(first.text).events.map((e: { title: string }) => e.title)).toContain('Tonight');
+    const etag = first.headers.etag!;
+    expect((await t.get(today, { 'if-none-match': etag })).status).toBe(304);
+    // Remembered: asked again, answered 304 without going the whole way (no authentication).
+    const before = t.authenticated();
+    expect((await t.get(today, { 'if-none-match': etag })).status).toBe(304);
+    expect(t.authenticated()).toBe(before);
+    t.later(17 * HOUR); // 23:30, the same day
+    expect((await t.get(today, { 'if-none-match': etag })).status).toBe(304);
+    t.later(HOUR); // 00:30 on the 23rd: `today` is another day
+    const tomorrow = await t.get(today, { 'if-none-match': etag });
+    expect(tomorrow.status).toBe(200);
+    expect(tomorrow.headers.etag).not.toBe(etag);
+    expect(JSON.parse(tomorrow.text).events.map((e: { title: string }) => e.title)).not.toContain('Tonight');
   });
 
   it('goes the whole way with credentials: a bad token is refused, a good one gets its own list', async () => {

@@ -23,6 +23,7 @@ import { webhookOperations, type WebhookOperations } from '../changes/webhook-en
 import type { ChangesJson } from '../represent/change-schemas';
 import type { ChangesInput } from './inputs';
 import { createIdempotentRunner, type IdempotentRunner } from './idempotency';
+import { keptReads, type KeptRead } from './kept-reads';
 
 type Json = Validated<EventJson>;
 
@@ -37,6 +38,12 @@ export interface EventOperations {
   /** The list parsed and validated, with its validator, before it is read (see ListPlan). */
   planList(input?: EventListInput, ctx?: CallContext): Promise<ListPlan<EventListJson>>;
   get(input: EventGetInput, ctx?: CallContext): Promise<Json>;
+  /**
+   * `get`'s answer as its JSON text (UTF-8) and validator, kept by the storage's change counter
+   * (kept-reads.ts): what a binding sends as it is. A read asked again costs one read of the
+   * change counter.
+   */
+  getJson(input: EventGetInput, ctx?: CallContext): Promise<KeptRead<EventJson>>;
   getBySlug(input: EventGetBySlugInput, ctx?: CallContext): Promise<Json>;
   create(input: EventCreateInput, ctx?: CallContext): Promise<Json>;
   /** POST/PUT on an existing event: omitted fields take their defaults, as the reference does. */
@@ -86,7 +93,8 @@ export interface Calendar {
   off(event: 'change', listener: ChangeListener): void;
   /**
    * Whether a list planned earlier (`planList`, with `stable` set) would be planned with the
-   * same validator now: no change committed since, the same day, and nothing due to run first
+   * same validator now: no change committed since, the clock within the interval its dates
+   * hold for (validity.ts), and nothing due to run first
    * (scheduled posts to publish, the recurrence horizon to move). One read of the change
    * counter instead of planning the list again; false whenever in doubt.
    */
@@ -120,12 +128,20 @@ export function createCalendar(options: CalendarOptions): Calendar {
   // Every operation first does what is due: scheduled posts, the recurrence horizon, the change log's retention (startCall).
   const call = (ctx?: CallContext) => startCall(config, ctx);
   const planEventList = eventListPlanner(config);
+  const keptEventReads = keptReads<EventJson>(config);
   return {
     config,
     events: {
       list: async (input = {}, ctx) => (await planEventList(await call(ctx), input)).run(),
       planList: async (input = {}, ctx) => planEventList(await call(ctx), input),
-      get: async (input, ctx) => getEvent(await call(ctx), input),
+      getJson: async (input, ctx) => {
+        const c = await call(ctx);
+        return keptEventReads.json(c, input, () => getEvent(c, input));
+      },
+      get: async (input, ctx) => {
+        const c = await call(ctx);
+        return keptEventReads.get(c, input, () => getEvent(c, input));
+      },
       getBySlug: async (input, ctx) => getEventBySlug(await call(ctx), input),
       create: async (input, ctx) => createEvent(await call(ctx), input),
       update: async (input, ctx) => updateEvent(await call(ctx), input, 'replace', 'id'),

@@ -10,7 +10,7 @@ import type { Storage, StorageTransaction } from '../storage/storage';
 import type { CalendarConfig } from './config';
 import type { Preconditions } from './validators';
 import type { ListStability } from './list-urls';
-import { dayOf } from './plan-cache';
+import { holdsAt } from '../time/validity';
 
 /** Who calls, and from where. */
 export interface CallContext {
@@ -57,7 +57,7 @@ export function startCall(config: CalendarConfig, ctx?: CallContext): Call | Pro
 
 /**
  * Whether a list planned at `stable` (ListPlan.stable) would be planned with the same
- * validator now: the same day, nothing due to run first (scheduled posts to publish, the
+ * validator now: the clock within the interval its dates hold for, nothing due to run first (scheduled posts to publish, the
  * recurrence horizon to move, the change log to prune: each starts here, and the next
  * operation waits for it), and no change committed since. False whenever in doubt.
  */
@@ -72,10 +72,10 @@ export function listUnchangedNow(config: CalendarConfig, stable: ListStability):
   return change === undefined ? undefined : change === stable.change;
 }
 
-/** The same day as `stable`, and nothing due to run first (starting it, as `startCall` does). */
+/** The clock within the interval the list's dates hold for, and nothing due to run first (starting it, as `startCall` does). */
 function nothingDueSince(config: CalendarConfig, stable: ListStability): boolean {
   const now = config.now();
-  if (dayOf(now) !== stable.day) return false;
+  if (!holdsAt(stable, now)) return false;
   return config.publishDue() === undefined && !config.horizon.lags(now) && config.pruneDue() === undefined;
 }
 

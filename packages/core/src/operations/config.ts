@@ -96,9 +96,10 @@ export interface CalendarOptions {
    */
   readonly renderCache?: number;
   /**
-   * Bytes of list pages kept as they were sent, for lists asked again before anything changes
-   * (any write empties it in effect: a kept page is only found under the change number it was
-   * read at). 0 reads and renders every list every time; so does `renderCache: 0`.
+   * Bytes of list pages and single event reads kept as they were sent, for those asked again
+   * before anything changes (any write empties it in effect: a kept answer is only found under
+   * the change number it was read at). 0 reads and renders every list and read every time; so
+   * does `renderCache: 0`.
    * @default 16777216 (16 MiB)
    */
   readonly listCacheBytes?: number;

@@ -4,7 +4,8 @@
 // and `include` keeping the default window. Every bound ends up as a UTC instant compared with the
 // events' UTC start and end.
 import type { InstantRange } from '../query/query-types';
-import { boundDate, strictInstant } from '../time/interpret';
+import { boundDate, readingValidity, strictInstant } from '../time/interpret';
+import { ALWAYS, narrowed, secondOf, utcDayOf, type Validity } from '../time/validity';
 import { addDays, daysInMonth, endOfDay, formatWall, startOfDay, wallFromEpochUtc, type WallClock } from '../time/wall-clock';
 import { instantToWall, wallToInstant, type Zone } from '../time/zone';
 
@@ -26,11 +27,18 @@ export interface DateWindow {
   readonly end?: InstantRange;
   /** Each applied bound as a site-zone wall clock, for `rest_url`. */
   readonly shown: Partial<Record<DateParam, string>>;
+  /** While the clock stays within it, the window is the same (validity.ts). */
+  readonly validity: Validity;
 }
 
 export function dateWindow({ values, strict, include, site, now }: DateWindowInput): DateWindow {
   const relative = DATE_PARAMS.slice(2).some((p) => values[p] !== undefined);
   const bounds: Partial<Record<DateParam, number>> = {};
+  let validity = ALWAYS;
+  const read = (param: DateParam) => {
+    validity = narrowed(validity, readingValidity(values[param], site, now));
+    return bound(param, values[param], strict, site, now);
+  };
 
   // Defaults D0 ("yesterday 23:59" in UTC, seen in the site zone) and D1 (now + 24 months, UTC digits).
   const d0 = Date.UTC(...ymdOf(wallFromEpochUtc(now - 86_400_000)), 23, 59, 0);
@@ -38,20 +46,21 @@ export function dateWindow({ values, strict, include, site, now }: DateWindowInp
   for (const param of ['start_date', 'end_date'] as const) {
     const given = values[param];
     if (relative && given === undefined) continue;
-    if (include) {
-      // `include` drops the client's dates and re-adds the raw defaults, not day-aligned.
+    if (include || (given === undefined && strict)) {
+      // `include` drops the client's dates and re-adds the raw defaults, not day-aligned: D1 to the second.
       bounds[param] = param === 'start_date' ? d0 : wallToInstant(d1Wall, site);
+      validity = narrowed(validity, param === 'start_date' ? utcDayOf(now) : secondOf(now));
     } else if (given !== undefined) {
-      bounds[param] = bound(param, given, strict, site, now);
-    } else if (strict) {
-      bounds[param] = param === 'start_date' ? d0 : wallToInstant(d1Wall, site);
+      bounds[param] = read(param);
     } else {
       const day = param === 'start_date' ? instantToWall(d0, site) : d1Wall;
       bounds[param] = wallToInstant(param === 'start_date' ? startOfDay(day) : endOfDay(day), site);
+      // Day-aligned defaults read the UTC date alone.
+      validity = narrowed(validity, utcDayOf(now));
     }
   }
   for (const param of DATE_PARAMS.slice(2)) {
-    if (values[param] !== undefined) bounds[param] = bound(param, values[param], strict, site, now);
+    if (values[param] !== undefined) bounds[param] = read(param);
   }
 
   const start: { gt?: number; gte?: number; lt?: number } = {};
@@ -71,6 +80,7 @@ export function dateWindow({ values, strict, include, site, now }: DateWindowInp
     ...(Object.keys(start).length ? { start } : {}),
     ...(Object.keys(end).length ? { end } : {}),
     shown,
+    validity,
   };
 }
 

@@ -12,13 +12,14 @@ import { createPlanCache, type PlanCache } from './plan-cache';
 import { EVENT_ARGS, eventListArgs } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { readEvent, renderEventsJson } from './event-render';
-import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
 import { queryReach } from '../recurrence/horizon';
-import { MODIFIED_PARAMS, modifiedRange } from './shared-args';
+import { modifiedRange, modifiedValidity } from './shared-args';
+import { narrowed } from '../time/validity';
 import { visibility } from './status-filter';
 import { termFilterIds } from './term-refs';
-import { listValidator, type Validated } from './validators';
+import type { Validated } from './validators';
 import type { EventJson, EventListJson } from '../represent/schemas';
 
 type Input = Readonly<Record<string, unknown>>;
@@ -36,6 +37,8 @@ interface EventListPlan {
   readonly page: number;
   readonly perPage: number;
   readonly validator: string;
+  /** What the list it reads is kept by (list-urls.ts `listKeys`). */
+  readonly key: string;
 }
 
 /** `GET /events`: parsed, validated and normalised; read by `run`. */
@@ -45,18 +48,16 @@ async function planEventList(
   const plan = () => planWithCache(call, plans, input, async (lastChange) => {
     const { values, sent, page, perPage } = await parseList(call, eventListArgs, input);
     const built = await buildQuery(call, values, sent, page, perPage);
-    const validator = listValidator(lastChange, ['events', built.query, built.shown, values, listViewKey(call)]);
-    // Dates (relative ones follow the clock), strict dates and `include` (the raw default window, to
-    // the second) make the plan depend on more than the day.
-    const keep = ![...DATE_PARAMS, ...MODIFIED_PARAMS].some((d) => sent.has(d)) && values.strict_dates !== true && values.include === undefined;
-    return { plan: { values, built, page, perPage, validator }, keep };
+    // Everything the list depends on besides the stored data, its dates resolved to instants.
+    const { validator, key } = listKeys(lastChange, ['events', built.query, built.shown, values, listViewKey(call)]);
+    return { plan: { values, built, page, perPage, validator, key }, validity: built.validity };
   });
   let p = await plan();
   // A list reaching past the recurrence horizon first stores the occurrences it would show (and is planned again).
   const reach = queryReach(p.plan.built.query);
   if (reach !== undefined && await call.config.horizon.reach(call, reach)) p = await plan();
   const { plan: planned, stable } = p;
-  return { validator: planned.validator, ...(stable ? { stable } : {}), run: () => readList(plans, planned, () => listEvents(call, planned.values, planned.built, planned.page, planned.perPage, planned.validator)) };
+  return { validator: planned.validator, ...(stable ? { stable } : {}), run: () => readList(plans, planned.key, () => listEvents(call, planned.values, planned.built, planned.page, planned.perPage, planned.validator)) };
 }
 
 async function listEvents(
@@ -173,5 +174,6 @@ export async function buildQuery(call: Call, values: ListValues, sent: ReadonlyS
     limit: perPage,
     offset: pageOffset(page, perPage),
   };
-  return { query, shown: window.shown, visible };
+  // How long the query reads the same as the clock moves: its dates' and `modified_*`'s.
+  return { query, shown: window.shown, visible, validity: narrowed(window.validity, modifiedValidity(call, values)) };
 }

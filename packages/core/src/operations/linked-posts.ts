@@ -18,13 +18,14 @@ import { startCall, requirePermission, type Call, type CallContext, type WriteCa
 import type { CalendarConfig } from './config';
 import { createPlanCache, type PlanCache } from './plan-cache';
 import { LINKED_POST_ARGS, type OrganizerWriteArgs, type VenueWriteArgs } from './linked-post-args';
-import { listLinks, listResult, parseList, planWithCache, readList, listViewKey, pageOffset, listFields, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listKeys, listLinks, listResult, parseList, planWithCache, readList, listViewKey, pageOffset, listFields, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { instantOf } from '../time/validity';
 import { remember } from './event-render';
 import { explicitDates, isUnlocked } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
-import { MODIFIED_PARAMS, modifiedRange, resolveImage } from './shared-args';
+import { modifiedRange, modifiedValidity, resolveImage } from './shared-args';
 import { EDITOR_STATUSES, PUBLIC_STATUSES, visibility, type Visibility } from './status-filter';
-import { checkPreconditions, linkedPostValidator, listValidator, withValidator } from './validators';
+import { checkPreconditions, linkedPostValidator, withValidator } from './validators';
 import { runWrite } from './write';
 import type {
   LinkedPostGetBySlugInput, LinkedPostGetInput, LinkedPostIdInput, LinkedPostListInput, LinkedPostSlugInput,
@@ -149,7 +150,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
   };
 
   const plans: PlanCache<{
-    values: ArgValues<typeof listArgs>; visible: Visibility; query: LinkedPostQuery; page: number; perPage: number; validator: string;
+    values: ArgValues<typeof listArgs>; visible: Visibility; query: LinkedPostQuery; page: number; perPage: number; validator: string; key: string;
   }, ListResult<VenueListJson | OrganizerListJson>> = createPlanCache(config.listCache);
 
   const planList = async (input: Input = {}, ctx?: CallContext): Promise<ListPlan<VenueListJson | OrganizerListJson>> => {
@@ -158,11 +159,12 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       const { values, page, perPage } = await parseList(call, listArgs, input);
       const visible = visibility(call.permissions, kind, values.status);
       const query = listQuery(call, values, visible, page, perPage);
-      const validator = listValidator(lastChange, [kind, query, values, listViewKey(call)]);
+      const { validator, key } = listKeys(lastChange, [kind, query, values, listViewKey(call)]);
       // only_with_upcoming counts events from this very instant; modified bounds may be relative.
-      return { plan: { values, visible, query, page, perPage, validator }, keep: !values.only_with_upcoming && !MODIFIED_PARAMS.some((p) => values[p] !== undefined) };
+      const validity = values.only_with_upcoming ? instantOf(call.now) : modifiedValidity(call, values);
+      return { plan: { values, visible, query, page, perPage, validator, key }, validity };
     });
-    return { validator: p.validator, ...(stable ? { stable } : {}), run: () => readList(plans, p, () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator)) };
+    return { validator: p.validator, ...(stable ? { stable } : {}), run: () => readList(plans, p.key, () => runList(call, p.values, p.visible, p.query, p.page, p.perPage, p.validator)) };
   };
 
   return {

@@ -2,7 +2,9 @@
 import { parseArgs, type ArgSpecs } from '../input/args';
 import type { EventListJson } from '../represent/schemas';
 import type { Call } from './call';
-import { dayOf, type PlanCache } from './plan-cache';
+import { listValidatorOfText } from './validators';
+import type { PlanCache, Planned } from './plan-cache';
+import type { Validity } from '../time/validity';
 
 /** Ordered query parameters; undefined values are left out. */
 export type UrlParams = ReadonlyArray<readonly [string, string | number | undefined]>;
@@ -70,19 +72,21 @@ export interface ListResult<B extends object = Record<string, unknown>> {
 export interface ListPlan<B extends object = Record<string, unknown>> {
   readonly validator: string;
   /**
-   * Set when the list's meaning follows the clock by the day at most (no relative dates):
-   * its validator then holds for as long as `Calendar.listUnchanged(stable)` says so, which a
-   * binding may check instead of planning the list again (HTTP answers a repeated
-   * `If-None-Match` that way).
+   * Set when the list's meaning holds for longer than an instant (its dates read the same for
+   * a second at least): its validator then holds for as long as
+   * `Calendar.listUnchanged(stable)` says so, which a binding may check instead of planning the
+   * list again (HTTP answers a repeated `If-None-Match` that way).
    */
   readonly stable?: ListStability;
   run(): Promise<ListResult<B>>;
 }
 
-/** What a list's validator was made at: the storage's change counter and the day (UTC days since 1970). */
-export interface ListStability {
+/**
+ * What a list's validator was made at: the storage's change counter, and the instants
+ * [from, until) over which its dates (the default window, relative dates) read the same.
+ */
+export interface ListStability extends Validity {
   readonly change: number;
-  readonly day: number;
 }
 
 /** What a list's validator covers besides the query: who asks, and the addresses in the body. */
@@ -163,14 +167,14 @@ export async function parseList<S extends ArgSpecs>(call: Call, specs: S, input:
 }
 
 /**
- * What a list's plan reads: read once while the plan is kept (plan-cache.ts), so an unchanged
- * list asked again is not read or rendered again. Each caller gets a result of its own over
- * the same encoded pieces (its `body` is parsed for it alone when it asks for it).
+ * What a list's plan reads, kept by `key` (the text its validator is made from: plan-cache.ts),
+ * so an unchanged list asked again is not read or rendered again. Each caller gets a result of
+ * its own over the same encoded pieces (its `body` is parsed for it alone when it asks for it).
  */
 export async function readList<P extends object, B extends object>(
-  plans: PlanCache<P, ListResult<B>>, plan: P, read: () => Promise<ListResult<B>>,
+  plans: PlanCache<P, ListResult<B>>, key: string, read: () => Promise<ListResult<B>>,
 ): Promise<ListResult<B>> {
-  const kept = await plans.read(plan, read, byteLength);
+  const kept = await plans.read(key, read, byteLength);
   return listResult<B>({ chunks: kept.chunks }, kept, kept.total, kept.totalPages, kept.validator);
 }
 
@@ -180,16 +184,22 @@ function byteLength(result: ListResult<object>): number {
   return n;
 }
 
-/**
- * A list's plan: the storage's change counter read first (so the list, read later, is never
- * older than its validator), then the plan kept for the same arguments, or a new one
- * (plan-cache.ts). `make` tells whether its plan may be kept.
- */
-export async function planWithCache<P extends object, R>(
-  call: Call, plans: PlanCache<P, R>, input: Readonly<Record<string, unknown>>, make: (lastChange: number) => Promise<{ plan: P; keep: boolean }>,
-): Promise<{ plan: P; stable: ListStability | undefined }> {
-  const lastChange = await call.storage.lastChange();
-  const { plan, keep } = await plans.plan(call, lastChange, input, () => make(lastChange));
-  return { plan, stable: keep ? { change: lastChange, day: dayOf(call.now) } : undefined };
+/** A list's validator and the key its result is kept by: both from the change counter and everything else the list depends on. */
+export function listKeys(lastChange: number, query: unknown): { validator: string; key: string } {
+  const text = JSON.stringify(query);
+  return { validator: listValidatorOfText(lastChange, text), key: `${lastChange} ${text}` };
 }
 
+/**
+ * A list's plan: the storage's change counter read first (so the list, read later, is never
+ * older than its validator), then the plan kept for the same arguments while it holds, or a
+ * new one (plan-cache.ts), with the interval its dates hold for.
+ */
+export async function planWithCache<P extends object, R>(
+  call: Call, plans: PlanCache<P, R>, input: Readonly<Record<string, unknown>>, make: (lastChange: number) => Promise<Planned<P>>,
+): Promise<{ plan: P; stable: ListStability | undefined }> {
+  const lastChange = await call.storage.lastChange();
+  const { plan, validity } = await plans.plan(call, lastChange, input, () => make(lastChange));
+  // A list whose dates move every millisecond (`only_with_upcoming`) has no validator worth remembering.
+  return { plan, stable: validity.until > call.now + 1 ? { change: lastChange, from: validity.from, until: validity.until } : undefined };
+}

@@ -1,40 +1,47 @@
-// Lists asked again, parsed once and read once: a list's arguments parsed, validated and
-// normalised, with its validator, kept by everything they were computed from (the raw
-// arguments, the caller, the addresses, the storage's change counter and the day), so a
-// repeated list or its 304 costs no parsing; and the list that plan read, kept beside it, so
-// an unchanged list asked again is neither read nor rendered again.
+// Lists asked again, parsed once and read once. Two things are kept:
 //
-// Only lists whose meaning follows the clock by the day at most are kept (a relative date such
-// as `now` moves every millisecond). Any write changes the counter, so nothing kept goes stale:
-// a plan and its list are only ever found again under the change number they were made at.
-// That is the same argument that lets the list's validator answer 304: a kept list is what
-// the request that shares its validator would read (or newer, when a write committed between
-// reading the counter and reading the list; never older).
+// - A list's plan (its arguments parsed, validated and normalised, its query and validator),
+//   kept by everything it was computed from: the raw arguments (all of them, as JSON text),
+//   the caller, the addresses and the storage's change counter; and found again only while
+//   the clock is within the interval over which its dates read the same (validity.ts): for
+//   ever when they are absolute, the UTC day for the default window, the second for `now`. A
+//   repeated list or its 304 then costs no parsing.
+// - What a plan read, kept by the complete text its validator is made from (the change
+//   counter, the normalised query with every date resolved to its instant, the values, the
+//   caller and the addresses), so an unchanged list asked again is neither read nor rendered
+//   again, also when its plan was not kept: `start_date=now` (a plan for the second) asked again
+//   later the same day finds the list of its day.
+//
+// Any write changes the counter, so nothing kept goes stale: a plan and its list are only ever
+// found again under the change number they were made at, and a relative date is resolved
+// before its list is looked up. That is the same argument that lets the list's validator
+// answer 304: a kept list is what the request that shares its validator would read (or newer,
+// when a write committed between reading the counter and reading the list; never older).
 //
 // Each list operation has a cache of its own (typed by its plan and its result); the bytes of
 // the lists they keep share one budget per calendar.
+import { holdsAt, type Validity } from '../time/validity';
 import type { Call } from './call';
-
-const DAY = 86_400_000;
-
-/** The day of an instant (epoch ms), as plans are kept by it: whole UTC days since 1970. */
-export function dayOf(epochMs: number): number {
-  return Math.floor(epochMs / DAY);
-}
 
 /** The plans of one list (P) and the lists they read (R). */
 export interface PlanCache<P extends object, R> {
   /**
-   * The plan kept for these arguments, or what `make` gives (kept when it says it may be), and
-   * whether it may be kept (its meaning follows the clock by the day at most).
+   * The plan kept for these arguments and still valid now, or what `make` gives (kept for the
+   * interval it holds), and that interval.
    */
-  plan(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>, make: () => Promise<{ plan: P; keep: boolean }>): Promise<{ plan: P; keep: boolean }>;
+  plan(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>, make: () => Promise<Planned<P>>): Promise<Planned<P>>;
   /**
-   * What `read` gives for a plan, read once while the plan is kept (concurrent callers share
-   * the one read); plans that are not kept are read every time. `size` says how many bytes a
-   * result holds, for the budget.
+   * What `read` gives for the list whose validator is made from `key` (the change counter and
+   * the complete normalised query), read once while it is kept (concurrent callers share the
+   * one read). `size` says how many bytes a result holds, for the budget.
    */
-  read(plan: P, read: () => Promise<R>, size: (result: R) => number): Promise<R>;
+  read(key: string, read: () => Promise<R>, size: (result: R) => number): Promise<R>;
+}
+
+/** A plan and the instants over which it holds. */
+export interface Planned<P> {
+  readonly plan: P;
+  readonly validity: Validity;
 }
 
 /** The bytes every list cache of a calendar may keep together; the lists kept first go first. */
@@ -43,14 +50,14 @@ export interface ListBudget {
   readonly bytes: number;
   /** Counts a kept list in, then forgets the oldest others until the budget holds (or this one, when it alone exceeds it). */
   hold(entry: Held): void;
-  /** Takes a list out (its plan is forgotten). */
+  /** Takes a list out (its entry is forgotten). */
   release(entry: Held): void;
 }
 
-/** A kept list as the budget sees it. */
+/** A kept list as the budget sees it; `forget` takes it out of its cache. */
 interface Held {
-  result: Promise<unknown> | undefined;
   bytes: number;
+  forget(): void;
 }
 
 export function createListBudget(bytes: number): ListBudget {
@@ -59,8 +66,7 @@ export function createListBudget(bytes: number): ListBudget {
   const forget = (entry: Held) => {
     if (!held.delete(entry)) return;
     total -= entry.bytes;
-    entry.result = undefined;
-    entry.bytes = 0;
+    entry.forget();
   };
   return {
     bytes,
@@ -77,65 +83,62 @@ export function createListBudget(bytes: number): ListBudget {
   };
 }
 
-interface Entry<P, R> {
-  readonly key: string;
-  readonly plan: P;
-  result: Promise<R> | undefined;
-  bytes: number;
-}
-
-/** The cache of one list: at most `plans` plans (0 keeps none, and no lists), its lists within `budget`. */
+/** The cache of one list: at most `plans` plans and as many lists (0 keeps none), its lists within `budget`. */
 export function createPlanCache<P extends object, R>(limits: { readonly plans: number; readonly budget: ListBudget }): PlanCache<P, R> {
-  const byKey = new Map<string, Entry<P, R>>();
-  const byPlan = new WeakMap<P, Entry<P, R>>();
-
-  const drop = (entry: Entry<P, R>) => {
-    byKey.delete(entry.key);
-    byPlan.delete(entry.plan);
-    limits.budget.release(entry);
-  };
+  const plans = new Map<string, Planned<P>>();
+  const results = new Map<string, Held & { result: Promise<R> }>();
 
   return {
     async plan(call, lastChange, input, make) {
       const key = keyOf(call, lastChange, input);
-      const found = key === undefined ? undefined : byKey.get(key);
-      if (found !== undefined) return { plan: found.plan, keep: true };
+      const found = key === undefined ? undefined : plans.get(key);
+      if (found !== undefined && holdsAt(found.validity, call.now)) return found;
       const made = await make();
-      const { plan, keep } = made;
-      if (keep && key !== undefined && limits.plans > 0) {
-        const oldest = byKey.values().next();
-        if (byKey.size >= limits.plans && !oldest.done) drop(oldest.value);
-        const entry: Entry<P, R> = { key, plan, result: undefined, bytes: 0 };
-        byKey.set(key, entry);
-        byPlan.set(plan, entry);
+      if (key !== undefined && limits.plans > 0 && made.validity.until > call.now + 1) {
+        plans.delete(key);
+        if (plans.size >= limits.plans) plans.delete(plans.keys().next().value!);
+        plans.set(key, made);
       }
       return made;
     },
 
-    read(plan, read, size) {
-      const entry = byPlan.get(plan);
-      if (entry === undefined || limits.budget.bytes === 0) return read();
-      if (entry.result !== undefined) return entry.result;
+    read(key, read, size) {
+      if (limits.plans === 0 || limits.budget.bytes === 0) return read();
+      const kept = results.get(key);
+      if (kept !== undefined) return kept.result;
       const result = read();
-      entry.result = result;
+      const entry = {
+        result,
+        bytes: 0,
+        forget: () => {
+          if (results.get(key) === entry) results.delete(key);
+        },
+      };
+      if (results.size >= limits.plans) {
+        const oldest = results.values().next().value!;
+        limits.budget.release(oldest);
+        oldest.forget();
+      }
+      results.set(key, entry);
       result.then((r) => {
-        if (entry.result !== result || byPlan.get(plan) !== entry) return;
+        if (results.get(key) !== entry) return;
         entry.bytes = size(r);
         limits.budget.hold(entry);
       }, () => {
         // A failed read (a page past the end, the storage down) is not kept.
-        if (entry.result === result) entry.result = undefined;
+        entry.forget();
       });
       return result;
     },
   };
 }
 
-function keyOf(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>): string | undefined {
+/** What a plan (or a kept read) is kept by: the change counter, the caller, the addresses and the raw arguments; undefined when they are not JSON. */
+export function keyOf(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>): string | undefined {
   const args = argsText(input);
   if (args === undefined) return undefined;
   const who = call.principal ? `${call.principal.id} ${call.principal.role ?? ''}` : '-';
-  return `${lastChange} ${dayOf(call.now)} ${who} ${call.links.siteUrl} ${call.links.apiRoot} ${args}`;
+  return `${lastChange} ${who} ${call.links.siteUrl} ${call.links.apiRoot} ${args}`;
 }
 
 /**

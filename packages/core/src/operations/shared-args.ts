@@ -6,7 +6,8 @@ import { arg, type ArgContext } from '../input/args';
 import { oneOf, positiveInt, timeValue } from '../input/wire-schemas';
 import { WRITABLE_STATUSES, type ImageRecord } from '../model/records';
 import type { InstantRange } from '../query/query-types';
-import { strictInstant } from '../time/interpret';
+import { readingValidity, strictInstant } from '../time/interpret';
+import { ALWAYS, narrowed, type Validity } from '../time/validity';
 import type { Call } from './call';
 
 export const authorArg = arg({
@@ -47,6 +48,15 @@ export const modifiedArgs = {
   modified_before: arg({ schema: timeValue, description: 'Only items last modified before this instant (a naive value is in the site time zone)' }),
 };
 export const MODIFIED_PARAMS = ['modified_after', 'modified_before'] as const;
+
+/** How long the reading of `modified_after` / `modified_before` holds (validity.ts). */
+export function modifiedValidity(call: Call, values: { modified_after?: unknown; modified_before?: unknown }): Validity {
+  let validity = ALWAYS;
+  for (const value of [values.modified_after, values.modified_before]) {
+    if (value !== undefined) validity = narrowed(validity, readingValidity(value, call.config.zone, call.now));
+  }
+  return validity;
+}
 
 /** The query bounds of `modified_after` / `modified_before`, when either was given. */
 export function modifiedRange(call: Call, values: { modified_after?: unknown; modified_before?: unknown }): { modified?: InstantRange } {

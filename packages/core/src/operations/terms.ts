@@ -13,11 +13,11 @@ import { formatUtc } from '../time/wall-clock';
 import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './config';
 import { createPlanCache, type PlanCache } from './plan-cache';
-import { listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { TERM_ARGS } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
-import { MODIFIED_PARAMS, modifiedRange } from './shared-args';
-import { checkPreconditions, listValidator, termValidator, withValidator, type Validated } from './validators';
+import { modifiedRange, modifiedValidity } from './shared-args';
+import { checkPreconditions, termValidator, withValidator, type Validated } from './validators';
 import { runWrite } from './write';
 import type { TermCreateInput, TermGetInput, TermListInput, TermUpdateInput } from './inputs';
 import type { CategoryListJson, TagListJson, TermJson } from '../represent/schemas';
@@ -94,8 +94,8 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
       limit: perPage,
       offset: pageOffset(page, perPage),
     };
-    const validator = listValidator(lastChange, [taxonomy, query, values, listViewKey(call)]);
-    return { values, page, perPage, include, exclude, eventId, query, validator };
+    const { validator, key } = listKeys(lastChange, [taxonomy, query, values, listViewKey(call)]);
+    return { values, page, perPage, include, exclude, eventId, query, validator, key };
   };
 
   const plans: PlanCache<Awaited<ReturnType<typeof parseTermList>>, ListResult<CategoryListJson | TagListJson>> = createPlanCache(config.listCache);
@@ -125,9 +125,9 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     // Term lists follow the clock only through relative modified bounds.
     const { plan: p, stable } = await planWithCache(call, plans, input, async (lastChange) => {
       const plan = await parseTermList(call, input, lastChange);
-      return { plan, keep: !MODIFIED_PARAMS.some((name) => plan.values[name] !== undefined) };
+      return { plan, validity: modifiedValidity(call, plan.values) };
     });
-    return { validator: p.validator, ...(stable ? { stable } : {}), run: () => readList(plans, p, () => runTermList(call, p)) };
+    return { validator: p.validator, ...(stable ? { stable } : {}), run: () => readList(plans, p.key, () => runTermList(call, p)) };
   };
 
   return {

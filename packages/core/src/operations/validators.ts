@@ -85,7 +85,12 @@ export function termValidator(taxonomy: 'category' | 'tag', term: TermRecord, co
  * JSON-able description of everything the list's content depends on besides the stored data).
  */
 export function listValidator(lastChange: number, query: unknown): string {
-  return `l${lastChange}q${hash(JSON.stringify(query))}`;
+  return listValidatorOfText(lastChange, JSON.stringify(query));
+}
+
+/** `listValidator` of a query already serialised. */
+export function listValidatorOfText(lastChange: number, text: string): string {
+  return `l${lastChange}q${hash(text)}`;
 }
 
 /** Throws `precondition_failed` unless `conditions` hold for a record whose state is `current`. */

@@ -1,7 +1,8 @@
 // How an accepted time value is read, by context (behaviour reference: "How an accepted time is
 // interpreted, by context"). The parser gives the wall clock in the text's own frame and the
 // instant; each context picks what it needs.
-import { parsePhpTime, type ParsedTime } from './php-time';
+import { parsePhpTime, timeValidity, type ParsedTime } from './php-time';
+import { secondOf, type Validity } from './validity';
 import { formatWall, formatUtc, wallFromEpochUtc, type WallClock } from './wall-clock';
 import { instantToWall, type Zone } from './zone';
 
@@ -47,4 +48,9 @@ export function strictInstant(value: unknown, site: Zone, now: number): number {
 export function boundDate(value: unknown, site: Zone, now: number): WallClock {
   const p = parse(value, site, now);
   return p.frame === 'local' ? p.wall : wallFromEpochUtc(p.epochMs);
+}
+
+/** How long reading `value` at `now` in `zone` (as every function above does) gives the same result (validity.ts). */
+export function readingValidity(value: unknown, zone: Zone, now: number): Validity {
+  return timeValidity(value, { now, timeZone: zone.name }) ?? secondOf(now);
 }

@@ -9,6 +9,7 @@ import type { Zone } from './zone';
 import { fixedOffsetZone, resolveZone } from './zone';
 import { evaluate } from './php-time-evaluate';
 import { newState, type Fields, type ParsedTime, type Relative, type State } from './php-time-state';
+import { ALWAYS, localDayOf, secondOf, type Validity } from './validity';
 
 export type { ParsedTime, TimeFrame } from './php-time-state';
 
@@ -34,6 +35,26 @@ export function parsePhpTime(value: unknown, options: ParseTimeOptions): ParsedT
   if (typeof value === 'number') state = Number.isFinite(value) ? timestampState(value) : undefined;
   else if (typeof value === 'string') state = recentText(value);
   return state && evaluate(state, now, zone);
+}
+
+/**
+ * How long the reading of a time text at `options.now` holds as the clock moves: always when
+ * the text names every field (a date and a time, a timestamp); for the day of `now` in the
+ * text's zone when it names a time but takes its date from today (`tomorrow`, `midnight`,
+ * `monday`); for the second otherwise (`now`, `+1 hour`). Undefined when it is not a time.
+ */
+export function timeValidity(value: unknown, options: ParseTimeOptions): Validity | undefined {
+  const zone = resolveZone(options.timeZone);
+  const now = options.now instanceof Date ? options.now.getTime() : options.now;
+  let state: State | undefined;
+  if (typeof value === 'number') state = Number.isFinite(value) ? timestampState(value) : undefined;
+  else if (typeof value === 'string') state = recentText(value);
+  if (!state || !zone) return undefined;
+  // As evaluate fills them: a date without a time is at midnight, what is still missing comes from now.
+  const given: Partial<Fields> = state.haveDate && !state.haveTime ? { ...state.fields, hour: 0, minute: 0, second: 0 } : state.fields;
+  const timeGiven = given.hour !== undefined && given.minute !== undefined && given.second !== undefined;
+  if (!timeGiven) return secondOf(now);
+  return given.year !== undefined && given.month !== undefined && given.day !== undefined ? ALWAYS : localDayOf(now, state.zone ?? zone);
 }
 
 // A write reads each of its dates twice, in validation (is it a time?) and in the operation
