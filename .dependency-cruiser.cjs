@@ -1,6 +1,6 @@
-// Import rules checked by `npm run lint:imports` (npm test): no cycle in any package, and no
-// package reaching into another's source. dependency-cruiser reads the TypeScript imports,
-// type-only ones included (a type cycle is a cycle for the reader too).
+// Import rules checked by `npm run lint:imports` (part of npm test): no cycle in any package.
+// dependency-cruiser reads the TypeScript imports, type-only ones included (a type cycle is a
+// cycle for the reader too). docs/architecture.md says how core's layers stay acyclic.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [

@@ -277,7 +277,11 @@ describe('health, logs and stopping', { timeout: 60_000 }, () => {
       await proxy.open();
       await waitFor('readiness', async () => (await call(`${server.origin}/readyz`)).status === 200);
       expect((await call(`${server.api}/events`)).status).toBe(200);
-      const logged = logLines(server).map((l) => l.msg);
+      // Log lines are written in batches (at most 100 ms after they are logged): wait for the last.
+      const logged = await waitFor('the storage ready line', () => {
+        const msgs = logLines(server).map((l) => l.msg);
+        return msgs.includes('storage not ready') && msgs.lastIndexOf('storage ready') > msgs.indexOf('storage not ready') ? msgs : undefined;
+      }).catch(() => logLines(server).map((l) => l.msg));
       expect(logged).toContain('storage not ready');
       expect(logged.lastIndexOf('storage ready')).toBeGreaterThan(logged.indexOf('storage not ready'));
     });

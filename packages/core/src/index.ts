@@ -8,8 +8,9 @@ export type { Calendar, EventOperations, ChangeOperations } from './operations/c
 export type { LinkedPostOperations } from './operations/linked-posts';
 export type { TermOperations } from './operations/terms';
 export type {
-  CalendarOptions, CalendarConfig, ChangeLogOptions, IcalOptions, IdempotencyOptions, RecurrenceOptions, WebhookOptions, ImageProvider, UserDirectory,
-} from './operations/config';
+  CalendarOptions, ChangeLogOptions, IcalOptions, IdempotencyOptions, RecurrenceOptions, WebhookOptions, ImageProvider, UserDirectory,
+} from './operations/options';
+export type { CalendarConfig } from './operations/context';
 export { urlImages } from './operations/config';
 export type { CallContext } from './operations/call';
 // Writes sent with an idempotency key (`calendar.idempotent`).

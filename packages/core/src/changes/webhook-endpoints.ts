@@ -6,7 +6,7 @@
 // delivery status: its last attempt, status and error, and the deliveries waiting for it.
 import * as v from 'valibot';
 import { requirePermission, beginCall, type Call, type CallContext } from '../operations/call';
-import type { CalendarConfig } from '../operations/config';
+import type { CalendarConfig } from '../operations/context';
 import { runWrite } from '../operations/write';
 import { CalendarError, invalidParam } from '../errors';
 import { parseArgs, type ArgInput } from '../input/args';

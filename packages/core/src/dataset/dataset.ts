@@ -12,7 +12,7 @@ import { MAX_ID, POST_STATUSES } from '../model/records';
 import { toPositiveInt } from '../input/wire-schemas';
 import type { Storage, StorageTransaction } from '../storage/storage';
 import { beginCall, withStorage } from '../operations/call';
-import type { CalendarConfig } from '../operations/config';
+import type { CalendarConfig } from '../operations/context';
 import { decodeDataset, encodeDataset, type EncodedDataset } from './codec';
 import { buildEvent, buildLinkedPost, buildTerm, datasetError, IMPORTER_CAPS, type ClaimId } from './record-import';
 import { readingOnce } from './import-reads';

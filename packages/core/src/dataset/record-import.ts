@@ -18,7 +18,7 @@ import { ZERO_DATE } from '../represent/post-dates';
 import { formatUtc, parseWall } from '../time/wall-clock';
 import type { Call, WriteCall } from '../operations/call';
 import { eventWriteArgs } from '../operations/event-args';
-import { applyEventWrite, blankEvent } from '../operations/event-write';
+import { applyEventWrite, blankEvent } from '../operations/event-apply';
 import { linkedPostWriteArgs } from '../operations/linked-post-args';
 import { newLinkedPost } from '../operations/linked-posts';
 import { isUnpublishedStatus } from '../operations/post-write';

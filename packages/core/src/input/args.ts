@@ -3,44 +3,13 @@
 // argument. Operations declare their arguments once; @evcal/http documents them from the same
 // declarations.
 import * as v from 'valibot';
-import type { Permissions } from '../auth/capabilities';
-import type { ImageRecord, OrganizerRecord, Taxonomy, TermRecord, VenueRecord } from '../model/records';
 import { CalendarError, INVALID_PARAMETER, invalidParams, type ParamFailure } from '../errors';
 import { msg, type Message } from '../messages';
 import { NOT_OF_TYPE, ruleOf } from './wire-schemas';
-import type { CalendarConfig } from '../operations/config';
-import type { Storage } from '../storage/storage';
 
-/** What validation may consult beyond the value itself. */
-export interface ArgContext {
-  readonly storage: Storage;
-  readonly config: CalendarConfig;
-  readonly permissions: Permissions;
-  /** Epoch ms of this call. */
-  readonly now: number;
-  /** Values resolved during validation and reused by the operation (e.g. images). */
-  readonly memo: ArgMemo;
-}
-
-/** The records a call's validation read, by kind and id, for its rendering to reuse. */
-export type MemoRecords = { venue: VenueRecord; organizer: OrganizerRecord; category: TermRecord; tag: TermRecord };
-
-/** What validation resolved, kept for the rest of one call (see `newArgMemo`). */
-export interface ArgMemo {
-  /** Images by their reference (`number:12`, `string:https://…`); undefined: it names none. */
-  readonly images: Map<string, ImageRecord | undefined>;
-  /** The term ids a list filter named, by taxonomy (categories with their descendants). */
-  readonly termFilters: Map<Taxonomy, number[]>;
-  readonly records: { readonly [K in keyof MemoRecords]: Map<number, MemoRecords[K]> };
-}
-
-export function newArgMemo(): ArgMemo {
-  return {
-    images: new Map(),
-    termFilters: new Map(),
-    records: { venue: new Map(), organizer: new Map(), category: new Map(), tag: new Map() },
-  };
-}
+export type { ArgContext } from '../operations/context';
+export { newArgMemo, type ArgMemo, type MemoRecords } from './arg-memo';
+import type { ArgContext } from '../operations/context';
 
 /** One declared argument of an operation: TOut is what the operation receives, TIn what a caller may pass. */
 export interface ArgSpec<TOut = unknown, TIn = unknown> {

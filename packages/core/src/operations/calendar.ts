@@ -2,7 +2,9 @@
 import type { EncodedDataset } from '../dataset/codec';
 import { exportDataset, importDataset, type ImportOptions, type ImportSummary } from '../dataset/dataset';
 import { beginCall, listUnchanged, listUnchangedNow, startCall, type CallContext } from './call';
-import { resolveConfig, type CalendarConfig, type CalendarOptions } from './config';
+import { resolveConfig } from './config';
+import type { CalendarConfig } from './context';
+import type { CalendarOptions } from './options';
 import { eventFeed, singleEventFeed, type EventFeed, type FeedOptions } from './event-feed';
 import { eventListPlanner, getEvent, getEventBySlug } from './event-read';
 import { createEvent, deleteEvent, updateEvent } from './event-write';

@@ -1,42 +1,15 @@
 // What one operation call works with: the caller, the clock reading, the links to build URLs
 // with, and the storage (or the transaction) it writes through.
 import { msg } from '../messages';
-import { permissionsFor, type Permissions, type Principal } from '../auth/capabilities';
+import { permissionsFor, type Permissions } from '../auth/capabilities';
 import { CalendarError } from '../errors';
 import { isStorageFault } from '../storage/storage-errors';
-import { newArgMemo, type ArgContext, type ArgMemo } from '../input/args';
-import type { LinkBase } from '../represent/links';
+import { newArgMemo, type ArgMemo } from '../input/arg-memo';
 import type { Storage, StorageTransaction } from '../storage/storage';
-import type { CalendarConfig } from './config';
-import type { Preconditions } from './validators';
-import type { ListStability } from './list-urls';
+import type { ArgContext, CalendarConfig, Call, CallContext, ListStability, WriteCall } from './context';
 import { holdsAt } from '../time/validity';
 
-/** Who calls, and from where. */
-export interface CallContext {
-  /** The caller; omitted for anonymous calls. */
-  readonly principal?: Principal;
-  /** Where the site and the API are reached, for the URLs in representations. */
-  readonly links?: LinkBase;
-  /**
-   * Conditions on the state of the record a write addresses (HTTP `If-Match`,
-   * `If-None-Match`), checked inside the write's transaction: a write whose condition fails
-   * changes nothing and throws `precondition_failed`.
-   */
-  readonly preconditions?: Preconditions;
-}
-
-export interface Call {
-  readonly config: CalendarConfig;
-  readonly storage: Storage;
-  readonly permissions: Permissions;
-  readonly principal: Principal | undefined;
-  /** Epoch ms, read once per call. */
-  readonly now: number;
-  readonly links: LinkBase;
-  readonly args: ArgContext;
-  readonly preconditions: Preconditions | undefined;
-}
+export type { Call, CallContext, WriteCall } from './context';
 
 /**
  * The start of an operation: the scheduled posts that are due are published first (a sweep at
@@ -137,11 +110,6 @@ export function joining(ctx: CallContext, tx: StorageTransaction): CallContext {
 
 function joinedTransaction(ctx: CallContext): StorageTransaction | undefined {
   return joined.get(ctx);
-}
-
-/** A call inside a write transaction: what it writes is stamped with the transaction's change. */
-export interface WriteCall extends Call {
-  readonly storage: StorageTransaction;
 }
 
 /** The same call reading and writing through a transaction's storage (with values memoised afresh). */

@@ -7,7 +7,7 @@ import type { EventRecord } from '../model/records';
 import { eventSearchWords } from '../query/text-match';
 import type { EventQuery, EventSortKey } from '../query/query-types';
 import type { Call } from './call';
-import type { CalendarConfig } from './config';
+import type { CalendarConfig } from './context';
 import { createPlanCache, type PlanCache } from './plan-cache';
 import { EVENT_ARGS, eventListArgs } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';

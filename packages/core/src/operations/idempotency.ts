@@ -14,7 +14,7 @@ import { CalendarError } from '../errors';
 import type { Principal } from '../auth/capabilities';
 import type { IdempotencyRecord } from '../storage/idempotency-store';
 import { joining, startCall, type CallContext } from './call';
-import type { CalendarConfig } from './config';
+import type { CalendarConfig } from './context';
 import { retryingConflicts } from './write';
 
 /** A write's idempotency key, and what the write asks. */

@@ -7,7 +7,7 @@
 // refusals (404, 401, a wrong password) are not kept. The texts share the lists' byte budget.
 import { createPlanCache, keyOf, type PlanCache } from './plan-cache';
 import type { Call } from './call';
-import type { CalendarConfig } from './config';
+import type { CalendarConfig } from './context';
 import { jsonTextOf, validatorOf, withJsonText, withValidator, type Validated } from './validators';
 
 /** A single read's answer as a binding sends it: its JSON text (UTF-8) and its validator. */

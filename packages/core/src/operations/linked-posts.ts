@@ -15,7 +15,7 @@ import type { LinkedPostCollection } from '../storage/storage';
 import { siteWallClock, utcWallClock } from '../time/interpret';
 import { resolveZone } from '../time/zone';
 import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
-import type { CalendarConfig } from './config';
+import type { CalendarConfig } from './context';
 import { createPlanCache, type PlanCache } from './plan-cache';
 import { LINKED_POST_ARGS, type OrganizerWriteArgs, type VenueWriteArgs } from './linked-post-args';
 import { listKeys, listLinks, listResult, parseList, planWithCache, readList, listViewKey, pageOffset, listFields, totalPages, type ListPlan, type ListResult } from './list-urls';

@@ -1,10 +1,11 @@
 // The `rest_url`, `next_rest_url` and `previous_rest_url` of list envelopes, and the totals.
 import { parseArgs, type ArgSpecs } from '../input/args';
 import type { EventListJson } from '../represent/schemas';
-import type { Call } from './call';
+import type { Call, ListStability } from './context';
 import { listValidatorOfText } from './validators';
 import type { PlanCache, Planned } from './plan-cache';
-import type { Validity } from '../time/validity';
+
+export type { ListStability } from './context';
 
 /** Ordered query parameters; undefined values are left out. */
 export type UrlParams = ReadonlyArray<readonly [string, string | number | undefined]>;
@@ -79,14 +80,6 @@ export interface ListPlan<B extends object = Record<string, unknown>> {
    */
   readonly stable?: ListStability;
   run(): Promise<ListResult<B>>;
-}
-
-/**
- * What a list's validator was made at: the storage's change counter, and the instants
- * [from, until) over which its dates (the default window, relative dates) read the same.
- */
-export interface ListStability extends Validity {
-  readonly change: number;
 }
 
 /** What a list's validator covers besides the query: who asks, and the addresses in the body. */

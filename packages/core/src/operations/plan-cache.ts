@@ -21,7 +21,8 @@
 // Each list operation has a cache of its own (typed by its plan and its result); the bytes of
 // the lists they keep share one budget per calendar.
 import { holdsAt, type Validity } from '../time/validity';
-import type { Call } from './call';
+import type { Call } from './context';
+import type { Held, ListBudget } from './list-budget';
 
 /** The plans of one list (P) and the lists they read (R). */
 export interface PlanCache<P extends object, R> {
@@ -42,45 +43,6 @@ export interface PlanCache<P extends object, R> {
 export interface Planned<P> {
   readonly plan: P;
   readonly validity: Validity;
-}
-
-/** The bytes every list cache of a calendar may keep together; the lists kept first go first. */
-export interface ListBudget {
-  /** The limit in bytes; 0 keeps no lists. */
-  readonly bytes: number;
-  /** Counts a kept list in, then forgets the oldest others until the budget holds (or this one, when it alone exceeds it). */
-  hold(entry: Held): void;
-  /** Takes a list out (its entry is forgotten). */
-  release(entry: Held): void;
-}
-
-/** A kept list as the budget sees it; `forget` takes it out of its cache. */
-interface Held {
-  bytes: number;
-  forget(): void;
-}
-
-export function createListBudget(bytes: number): ListBudget {
-  const held = new Set<Held>();
-  let total = 0;
-  const forget = (entry: Held) => {
-    if (!held.delete(entry)) return;
-    total -= entry.bytes;
-    entry.forget();
-  };
-  return {
-    bytes,
-    hold(entry) {
-      held.add(entry);
-      total += entry.bytes;
-      if (entry.bytes > bytes) return forget(entry);
-      for (const other of held) {
-        if (total <= bytes) return;
-        if (other !== entry) forget(other);
-      }
-    },
-    release: forget,
-  };
 }
 
 /** The cache of one list: at most `plans` plans and as many lists (0 keeps none), its lists within `budget`. */

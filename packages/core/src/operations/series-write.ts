@@ -13,7 +13,7 @@ import { eventWallClock } from '../time/interpret';
 import { formatUtc, formatWall, parseWall, wallFromEpochUtc, wallToEpochUtc } from '../time/wall-clock';
 import { resolveZone, wallToInstant } from '../time/zone';
 import type { WriteCall } from './call';
-import { applyEventWrite, type EventWriteMode, type EventWriteValues } from './event-write';
+import { applyEventWrite, type EventWriteMode, type EventWriteValues } from './event-apply';
 import { resolveSlug, stamps } from './post-write';
 import type { RecurrenceValue } from './recurrence-args';
 

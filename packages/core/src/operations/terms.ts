@@ -11,7 +11,7 @@ import { termJson } from '../represent/term-json';
 import { withDescendants } from '../query/term-engine';
 import { formatUtc } from '../time/wall-clock';
 import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
-import type { CalendarConfig } from './config';
+import type { CalendarConfig } from './context';
 import { createPlanCache, type PlanCache } from './plan-cache';
 import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { TERM_ARGS } from './term-args';

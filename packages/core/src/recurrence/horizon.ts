@@ -4,8 +4,7 @@
 // reaches past it. Series with an end are stored whole, whatever the horizon.
 import { POST_STATUSES, type EventRecord } from '../model/records';
 import type { EventQuery } from '../query/query-types';
-import type { Call } from '../operations/call';
-import type { CalendarConfig } from '../operations/config';
+import type { Call, CalendarConfig, HorizonKeeper } from '../operations/context';
 import { runWrite } from '../operations/write';
 import { isStorageFault } from '../storage/storage-errors';
 import { ruleParts } from './expand';
@@ -17,24 +16,6 @@ const DAY = 86_400_000;
 const MONTH_LENGTH_SLACK = 7 * DAY;
 
 /** What keeps the horizon of one calendar (in this process: a cache of the storage's value). */
-export interface HorizonKeeper {
-  /**
-   * False when the horizon surely does not lag at `now` (no storage read, no date arithmetic on
-   * most calls); true when `roll` has something to check.
-   */
-  lags(now: number): boolean;
-  /** Moves the horizon to `horizonMonths` (and a month) ahead of now when it lags; at most one storage read per day otherwise. */
-  roll(call: Call): Promise<void>;
-  /** Makes sure series are materialised up to `until` (capped at `maxHorizonMonths` ahead of now); true when it extended them. */
-  reach(call: Call, until: number): Promise<boolean>;
-  /**
-   * The horizon a series write materialises to: the stored one, `horizonMonths` ahead of now,
-   * or as far as a list has reached, whichever is latest (a list that reached past the horizon
-   * while no series was open stored nothing, but it is known as reached).
-   */
-  forWrite(call: Call): Promise<number>;
-}
-
 export function createHorizonKeeper(config: Pick<CalendarConfig, 'recurrence'>): HorizonKeeper {
   let known = Number.NEGATIVE_INFINITY;
   /**

@@ -8,19 +8,11 @@ import { msg } from '../messages';
 import { OVERRIDABLE_FIELDS, type EventOverrides, type EventRecord } from '../model/records';
 import { addDays, daysBetween, formatWall, parseWall } from '../time/wall-clock';
 import { instantToWall, resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
-import type { WriteCall } from '../operations/call';
+import type { RecurrenceSettings, WriteCall } from '../operations/context';
+
+export type { RecurrenceSettings } from '../operations/context';
 import { expandRecurrence, RecurrenceProblem, ruleParts, type GeneratedStart } from './expand';
 import { occurrenceId } from './occurrence-id';
-
-/** The recurrence limits of a calendar (CalendarOptions.recurrence). */
-export interface RecurrenceSettings {
-  /** Unbounded series are materialised this many months ahead of now (0: unbounded rules are refused). */
-  readonly horizonMonths: number;
-  /** Reads past the horizon extend it, up to this many months ahead of now. */
-  readonly maxHorizonMonths: number;
-  /** The most occurrences one series may have (as materialised). */
-  readonly maxOccurrences: number;
-}
 
 /**
  * The starts of a series: its whole set when bounded, else up to `horizon`. A problem with
