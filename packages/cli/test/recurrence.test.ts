@@ -2,17 +2,13 @@
 // storage: weekly, monthly (BYSETPOS), yearly and RDATE/EXDATE series across DST changes are
 // listed, read, changed and deleted over HTTP; occurrence ids survive edits of their series
 // (and a restart of a durable storage); the feed, expanded by ical.js, gives the JSON list.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import ICAL from 'ical.js';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { needBuiltCli, startServe } from './support/serve-process';
+import { POSTGRES_URL, storageUrls } from './support/storage-urls';
 
 needBuiltCli();
 
-const POSTGRES_URL = process.env.EVCAL_TEST_POSTGRES_URL;
 if (!POSTGRES_URL) console.warn('NOTICE: EVCAL_TEST_POSTGRES_URL is not set: the recurrence end-to-end tests on PostgreSQL are skipped.');
 
 const ADMIN = 'tok-admin';
@@ -20,17 +16,7 @@ const ARGS = ['--user', `1:administrator:${ADMIN}`, '--now', '2026-11-22T06:30:0
 const WINDOW = 'start_date=2027-01-01&end_date=2029-12-31&per_page=50';
 const SPAN = 2 ** 31;
 
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'evcal-recurrence-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-};
-const storages: Array<[string, () => string, boolean]> = [
-  ['memory', () => 'memory', true],
-  ['json', () => `json:${join(tempDir(), 'calendar.json')}`, true],
-  ['sqlite', () => `sqlite:${join(tempDir(), 'calendar.db')}`, true],
-  ['postgres', () => `${POSTGRES_URL}${POSTGRES_URL?.includes('?') ? '&' : '?'}schema=evcal_rec_${randomBytes(4).toString('hex')}`, Boolean(POSTGRES_URL)],
-];
+const storages = storageUrls('rec');
 
 interface Ev {
   id: number; title: string; status: string; start_date: string; end_date: string; utc_start_date: string; description: string;

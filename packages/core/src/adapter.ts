@@ -43,11 +43,13 @@ export type {
 
 // The reference query semantics.
 export {
-  matchesEventQuery, recordsMatch, compareEvents, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches,
-  inRange, modifiedIn, modifiedBounds,
-  EVENT_QUERY_FILTERS,
+  matchesEventQuery, recordsMatch, compareEvents, eventComparator, runEventQuery, eventDistanceKm, haversineKm, paginate, searchableTexts, statusMatches,
+  inRange, modifiedIn, modifiedBounds, eventSearchText, searchTextMatches, SEARCH_TEXT_SEPARATOR,
 } from './query/event-engine';
 export type { EventQueryContext } from './query/event-engine';
+// Every key of an event query and what it does; what a shortcut may answer of a query.
+export { EVENT_QUERY_KEYS, EVENT_QUERY_FILTERS, splitEventQuery } from './query/event-query-keys';
+export type { EventQueryCoverage, EventQueryKeyRole, EventQuerySplit } from './query/event-query-keys';
 export { matchesLinkedPostQuery, compareLinkedPosts, runLinkedPostQuery, indexEventsByLink, linkedPostSearchTexts } from './query/linked-post-engine';
 export type { LinkedPostKind, LinkedEventsOf } from './query/linked-post-engine';
 export { runTermQuery, compareTerms, countEventsByTerm, withDescendants } from './query/term-engine';

@@ -8,8 +8,12 @@ export { eventListArgs, eventWriteArgs, eventReadArgs, eventPathIdArg, eventSlug
 export { linkedPostWriteArgs, linkedPostListArgs, linkedPostIdArg, linkedPostSlugArg, readArgs } from './operations/linked-post-args';
 export { termIdArg, termListArgs, termWriteArgs } from './operations/term-args';
 export { changesArgs } from './changes/change-feed';
+// Every operation's arguments and result, declared once (the route table, the namespace index and /doc read them).
+export { OPERATIONS } from './operations/operation-declarations';
+export type { OperationDeclaration, OperationName, RepresentationName } from './operations/operation-declarations';
 export { webhookIdArg, webhookWriteArgs } from './changes/webhook-endpoints';
 export { listValidator, hash as hashText } from './operations/validators';
 export { placeholdersOf } from './messages';
+export { SHARED_SCHEMAS } from './input/wire-schemas';
 export { sharedArgs } from './operations/plan-cache';
 export { invalidKey as invalidIdempotencyKey } from './operations/idempotency';

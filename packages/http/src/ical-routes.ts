@@ -5,21 +5,19 @@
 // asks here first, so `/events/by-slug/x.ics` is a feed and not the event with slug "x.ics".
 import Negotiator from 'negotiator';
 import { type Calendar, type CallContext, type Message } from '@evcal/core';
-import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, listValidator } from '@evcal/core/binding';
+import { listValidator } from '@evcal/core/binding';
 import { entityTag, noneMatch, type EntityTags } from './conditional';
-import { createRouter, type FeedKind, type Method, type Route, type RouteAction, type RouteMatch } from './route-table';
+import { createRouter, operationRoute, type FeedKind, type Method, type Route, type RouteAction, type RouteMatch } from './route-table';
 import type { WireResponse } from './wire-response';
-
-const { page: _page, per_page: _perPage, ...feedListArgs } = eventListArgs;
 
 /** The feed routes, in the order the namespace index and /doc list them (after the JSON routes). */
 export const feedRoutes: readonly Route[] = [
-  {
-    path: '/events.ics', methods: ['GET'], operation: 'events.feed', action: { kind: 'feed', feed: 'list' }, args: feedListArgs, status: 200,
+  operationRoute('events.feed', {
+    path: '/events.ics', methods: ['GET'], action: { kind: 'feed', feed: 'list' }, status: 200,
     summary: 'The iCalendar feed of the events GET /events lists with the same parameters, every page of them up to the feed cap',
-  },
-  { path: '/events/{id}.ics', methods: ['GET'], operation: 'events.feedOne', action: { kind: 'feed', feed: 'id' }, args: { id: eventPathIdArg, ...eventReadArgs }, status: 200, summary: 'An event as iCalendar' },
-  { path: '/events/by-slug/{slug}.ics', methods: ['GET'], operation: 'events.feedBySlug', action: { kind: 'feed', feed: 'slug' }, args: { slug: eventSlugArg, ...eventReadArgs }, status: 200, summary: 'An event as iCalendar, by slug' },
+  }),
+  operationRoute('events.feedOne', { path: '/events/{id}.ics', methods: ['GET'], action: { kind: 'feed', feed: 'id' }, status: 200, summary: 'An event as iCalendar' }),
+  operationRoute('events.feedBySlug', { path: '/events/by-slug/{slug}.ics', methods: ['GET'], action: { kind: 'feed', feed: 'slug' }, status: 200, summary: 'An event as iCalendar, by slug' }),
 ];
 
 const router = createRouter(feedRoutes);

@@ -34,16 +34,23 @@ export function describeArgs(args: Readonly<Record<string, ArgSpec>>, namespace?
   for (const [name, spec] of Object.entries(args)) {
     out[name] = {
       ...(spec.default !== undefined && typeof spec.default !== 'function' ? { default: spec.default } : {}),
-      description: spec.description,
       ...inputSchema(spec),
+      // The argument's own text, as WordPress gives it (a schema's text on the forms it takes is /doc's).
+      description: spec.description,
       required: spec.required === true,
     };
   }
   return out;
 }
 
-/** The JSON Schema of what a client may send for an argument. */
-export function inputSchema(spec: ArgSpec): Record<string, unknown> {
+/**
+ * The JSON Schema of what a client may send for an argument. `shared` names schemas stated
+ * once elsewhere (/doc's components): an argument taking one of them refers to it.
+ */
+export function inputSchema(spec: ArgSpec, shared?: ReadonlyMap<unknown, string>): Record<string, unknown> {
+  const ref = shared?.get(spec.schema);
+  // A reference beside other keywords (the argument's description) is wrapped: OpenAPI 3.0 ignores a $ref's siblings.
+  if (ref !== undefined) return { allOf: [{ $ref: ref }] };
   const schema = toJsonSchema(spec.schema, { target: 'openapi-3.0', typeMode: 'input', errorMode: 'ignore' }) as Record<string, unknown>;
   delete schema.$schema;
   return schema;

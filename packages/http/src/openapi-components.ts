@@ -9,14 +9,3 @@ const defs = toJsonSchemaDefs(ALL, { target: 'openapi-3.0', errorMode: 'throw' }
 
 /** The component schemas, their references to one another pointing into `components`. */
 export const COMPONENTS: Record<string, unknown> = JSON.parse(JSON.stringify(defs).replaceAll('"#/$defs/', '"#/components/schemas/'));
-
-/** The component holding the success body of each collection's routes: the item, and the list. */
-export const RESPONSE_COMPONENTS: Readonly<Record<string, { item: keyof typeof ALL; list: keyof typeof ALL }>> = {
-  events: { item: 'Event', list: 'EventList' },
-  venues: { item: 'Venue', list: 'VenueList' },
-  organizers: { item: 'Organizer', list: 'OrganizerList' },
-  categories: { item: 'Term', list: 'CategoryList' },
-  tags: { item: 'Term', list: 'TagList' },
-  changes: { item: 'Changes', list: 'Changes' },
-  webhooks: { item: 'WebhookEndpoint', list: 'WebhookEndpointList' },
-};

@@ -1,7 +1,7 @@
 // GET /doc (behaviour reference: "GET /doc"): an OpenAPI 3 document generated from the route table and the
 // operations' argument schemas, so the documentation cannot drift from validation.
-import type { ArgSpecs } from '@evcal/core/binding';
-import { COMPONENTS, RESPONSE_COMPONENTS } from './openapi-components';
+import { SHARED_SCHEMAS, type ArgSpecs } from '@evcal/core/binding';
+import { COMPONENTS } from './openapi-components';
 import { inputSchema } from './namespace-index';
 import { feedRoutes, isNegotiated } from './ical-routes';
 import { routes, syncRoutes, type Route } from './route-table';
@@ -30,12 +30,10 @@ function operationId(route: Route, method: string): string {
   return route.methods.length > 1 ? `${route.operation}.${method}` : route.operation;
 }
 
-/** The response schema of a route's success body. */
+/** The response schema of a route's success body: its operation's declared result. */
 function successSchema(route: Route): Record<string, unknown> {
-  const components = RESPONSE_COMPONENTS[collectionOf(route)];
-  if (!components) return { type: 'object', additionalProperties: true };
-  const answers = route.answers ?? (route.action.kind === 'list' ? 'list' : 'item');
-  return { $ref: `#/components/schemas/${components[answers]}` };
+  if (!route.result || route.result === 'iCalendar') return { type: 'object', additionalProperties: true };
+  return { $ref: `#/components/schemas/${route.result}` };
 }
 
 const ERROR = { $ref: '#/components/schemas/Error' };
@@ -105,17 +103,19 @@ function operation(route: Route, method: string): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const [name, spec] of Object.entries(route.args as ArgSpecs)) {
-    const schema = {
-      ...inputSchema(spec),
+    const schema: Record<string, unknown> = {
+      ...inputSchema(spec, SHARED_REFS),
       ...(spec.default !== undefined && typeof spec.default !== 'function' ? { default: spec.default } : {}),
     };
     if (pathNames.includes(name)) {
-      parameters.push({ name, in: 'path', required: true, description: spec.description, schema });
+      parameters.push({ name, in: 'path', required: true, description: spec.description, schema: pathSchema(route, name, schema) });
     } else if (inBody) {
-      properties[name] = { ...schema, description: spec.description };
+      // A schema that describes itself (the forms a date takes) keeps its text under the argument's.
+      properties[name] = typeof schema.description === 'string' ? { description: spec.description, allOf: [schema] } : { ...schema, description: spec.description };
       if (spec.required) required.push(name);
     } else {
-      parameters.push({ name, in: 'query', required: spec.required === true, description: spec.description, schema });
+      // Lists written as text in a query separate their items with commas (style form, not exploded).
+      parameters.push({ name, in: 'query', required: spec.required === true, description: spec.description, schema, ...(takesArray(schema) ? { style: 'form', explode: false } : {}) });
     }
   }
   const bodySchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
@@ -129,8 +129,11 @@ function operation(route: Route, method: string): Record<string, unknown> {
     operationId: operationId(route, method),
     summary: route.summary,
     ...(parameters.length ? { parameters } : {}),
+    security: security(route, method),
     ...(inBody && Object.keys(properties).length ? {
       requestBody: {
+        // A body its operation cannot do without (its required arguments) is required.
+        ...(required.length ? { required: true } : {}),
         content: {
           'application/json': { schema: bodySchema },
           'application/x-www-form-urlencoded': { schema: bodySchema },
@@ -153,6 +156,45 @@ function operation(route: Route, method: string): Record<string, unknown> {
   };
 }
 
+/**
+ * The schema of a path parameter: what its route's pattern lets through. An id is digits (the
+ * number the argument takes); a slug anything but `.` and `..` (which URLs resolve away) and
+ * names ending in `.ics` (the address of the event's iCalendar feed); others their own pattern.
+ */
+function pathSchema(route: Route, name: string, schema: Record<string, unknown>): Record<string, unknown> {
+  const own = route.params?.[name];
+  if (own !== undefined) return { ...schema, pattern: `^${own}$` };
+  if (name === 'id') {
+    const number = ((schema.anyOf as Record<string, unknown>[] | undefined) ?? [schema]).find((s) => s.type === 'integer' || s.type === 'number');
+    return { type: 'integer', minimum: typeof number?.minimum === 'number' ? number.minimum : 0 };
+  }
+  if (name === 'slug') return { ...schema, pattern: String.raw`^(?!\.\.?$)(?![\s\S]*\.[iI][cC][sS]$)[\s\S]+$` };
+  return schema;
+}
+
+/** Whether a parameter's schema offers an array (a list). */
+function takesArray(schema: Record<string, unknown>): boolean {
+  return schema.type === 'array' || ((schema.anyOf as Record<string, unknown>[] | undefined) ?? []).some((s) => s.type === 'array');
+}
+
+/**
+ * Who may call: anyone (reads: `{}`), or callers with credentials (writes, and webhook
+ * endpoints, which are for administrators): a bearer token or an application password.
+ */
+function security(route: Route, method: string): Record<string, string[]>[] {
+  const signedIn: Record<string, string[]>[] = [{ bearerAuth: [] }, { basicAuth: [] }];
+  return method === 'get' && !route.operation.startsWith('webhooks.') ? [{}, ...signedIn] : signedIn;
+}
+
+const SECURITY_SCHEMES = {
+  bearerAuth: { type: 'http', scheme: 'bearer', description: 'A token made with evcal tokens create (or --user): Authorization: Bearer <token>' },
+  basicAuth: { type: 'http', scheme: 'basic', description: 'A user name and one of their application passwords, as WordPress takes them' },
+};
+
+/** The shared schemas (core's SHARED_SCHEMAS) as components, and what refers to each. */
+const SHARED_REFS = new Map<unknown, string>(Object.entries(SHARED_SCHEMAS).map(([name, schema]) => [schema, `#/components/schemas/${name}`]));
+const SHARED_COMPONENTS = Object.fromEntries(Object.entries(SHARED_SCHEMAS).map(([name, schema]) => [name, inputSchema({ schema, description: '' })]));
+
 /** The media types of a success: JSON, iCalendar for the feeds, and both where `Accept` chooses (ical-routes.ts). */
 function successContent(route: Route): Record<string, unknown> {
   const calendar = { 'text/calendar': { schema: { type: 'string' } } };
@@ -172,8 +214,9 @@ export function openApiDocument(apiRoot: string): Record<string, unknown> {
   return {
     openapi: '3.0.0',
     info: INFO,
-    components: { schemas: COMPONENTS },
-    servers: [{ url: `${apiRoot}/` }],
+    components: { schemas: { ...COMPONENTS, ...SHARED_COMPONENTS }, securitySchemes: SECURITY_SCHEMES },
+    // No trailing slash: the paths begin with one (redocly: no-server-trailing-slash).
+    servers: [{ url: apiRoot }],
     paths,
   };
 }

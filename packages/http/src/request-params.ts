@@ -34,8 +34,10 @@ export function queryParams(url: URL, limits?: PhpParseLimits): Record<string, u
 }
 
 /**
- * The parameters of the body: JSON (an object; anything else is ignored, as WordPress does),
- * URL-encoded or multipart form. Reads at most `maxBytes`.
+ * The parameters of the body: JSON (an object: its members are the parameters), URL-encoded or
+ * multipart form. Reads at most `maxBytes`. A JSON body that is not an object (`716`, `[1,2]`,
+ * `null`) is refused: WordPress ignores it, and an update would then reset every field it
+ * resets when omitted (docs/compatibility.md).
  */
 export async function bodyParams(request: HandlerRequest, maxBytes: number, limits?: PhpParseLimits): Promise<Record<string, unknown>> {
   if (request.method === 'GET' || request.method === 'HEAD' || !request.body) return {};
@@ -60,7 +62,10 @@ export async function bodyParams(request: HandlerRequest, maxBytes: number, limi
       // PHP's json_last_error(): 4 is JSON_ERROR_SYNTAX.
       throw new TransportError('invalid_json', msg('Invalid JSON body passed.'), { jsonErrorCode: 4, jsonErrorMessage: msg('Syntax error') });
     }
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new TransportError('body_not_object', msg('The JSON body must be an object whose members are the parameters.'));
+    }
+    return parsed as Record<string, unknown>;
   }
   if (type.startsWith('application/x-www-form-urlencoded') || type === '') {
     return parsePhpParams(new URLSearchParams(text), limits);

@@ -1,24 +1,16 @@
 // The route table as data: every route of the interface, in the reference's registration
 // order. The router, the namespace descriptor and /doc all read this one table.
 import { type Calendar, type CallContext, type KeptRead, type ListPlan } from '@evcal/core';
-import {
-  changesArgs, eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs, linkedPostIdArg, linkedPostListArgs,
-  linkedPostSlugArg, linkedPostWriteArgs, readArgs, termIdArg, termListArgs, termWriteArgs, webhookIdArg, webhookWriteArgs, type ArgSpecs,
-} from '@evcal/core/binding';
+import { OPERATIONS, type ArgSpecs, type OperationDeclaration, type OperationName as CalendarOperationName } from '@evcal/core/binding';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** The calendar operation a route runs (core's declarations), or the namespace index and /doc. */
+export type OperationName = 'root' | 'doc' | CalendarOperationName;
 /** The iCalendar feed routes' operations (ical-routes.ts). */
-export type FeedOperationName = 'events.feed' | 'events.feedOne' | 'events.feedBySlug';
-
+export type FeedOperationName = Extract<CalendarOperationName, `events.feed${string}`>;
 /** The operations of evcal's own routes for keeping a copy in sync. */
-export type SyncOperationName = 'changes.list' | `webhooks.${'list' | 'create' | 'get' | 'update' | 'delete'}`;
-
-/** The calendar operation a route runs. */
-export type OperationName =
-  | 'root' | 'doc' | FeedOperationName | SyncOperationName
-  | `${'events' | 'venues' | 'organizers'}.${'list' | 'create' | 'get' | 'getBySlug' | 'update' | 'updateBySlug' | 'patch' | 'patchBySlug' | 'delete' | 'deleteBySlug'}`
-  | `${'categories' | 'tags'}.${'list' | 'create' | 'get' | 'update' | 'delete'}`;
+export type SyncOperationName = Extract<CalendarOperationName, `${'changes' | 'webhooks'}.${string}`>;
 
 /**
  * A calendar operation as the handler calls it: the request's parameters, which the operation
@@ -62,60 +54,58 @@ export interface Route {
   readonly operation: OperationName;
   /** What the handler runs. */
   readonly action: RouteAction;
-  /** The arguments, as the operation declares them. */
+  /** The arguments: the very declarations the operation parses its input with (core's OPERATIONS). */
   readonly args: ArgSpecs;
+  /** What a success answers with (core's OPERATIONS); absent for the namespace index and /doc. */
+  readonly result?: OperationDeclaration['result'];
   /** Success status. */
   readonly status: 200 | 201;
   readonly summary: string;
   /** Path parameters other than digits (`{id}`) and slugs (`{slug}`): their regular expressions. */
   readonly params?: Readonly<Record<string, string>>;
-  /** Which representation of its collection answers (/doc): the list for `list` actions and the item otherwise, unless this says. */
-  readonly answers?: 'item' | 'list';
   /** False when the answers carry no validator (no ETag, no 304): the change feed and webhook endpoints. */
   readonly validators?: false;
 }
 
 const UPDATE = ['POST', 'PUT'] as const;
 
+/** A route of a calendar operation: its arguments and result are the operation's declaration, never restated here. */
+export function operationRoute(operation: CalendarOperationName, route: Omit<Route, 'operation' | 'args' | 'result'>): Route {
+  const { args, result } = OPERATIONS[operation] as OperationDeclaration;
+  return { ...route, operation, args, result };
+}
+
 function postRoutes(collection: 'events' | 'venues' | 'organizers'): Route[] {
   const kind = collection === 'events' ? 'event' : collection === 'venues' ? 'venue' : 'organizer';
-  const list = collection === 'events' ? eventListArgs : linkedPostListArgs(kind as 'venue' | 'organizer');
-  const write = (mode: 'create' | 'replace' | 'patch'): ArgSpecs => collection === 'events'
-    ? eventWriteArgs(mode)
-    : linkedPostWriteArgs(kind as 'venue' | 'organizer', mode === 'create' ? 'create' : 'update');
-  const id = collection === 'events' ? { id: eventPathIdArg } : { id: linkedPostIdArg(kind as 'venue' | 'organizer') };
-  const slug = collection === 'events' ? { slug: eventSlugArg } : { slug: linkedPostSlugArg(kind as 'venue' | 'organizer') };
-  const read = collection === 'events' ? eventReadArgs : readArgs;
   const one = `/${collection}/{id}`;
   const bySlug = `/${collection}/by-slug/{slug}`;
   const a = kind === 'venue' ? 'a' : 'an';
   const events = collection === 'events';
   const ops = (c: Calendar) => c[collection];
   return [
-    { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, action: { kind: 'list', plan: (c) => ops(c).planList, ...(events ? { feed: 'list' as const } : {}) }, args: list, status: 200, summary: `List ${collection}` },
-    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, action: { kind: 'create', run: (c) => ops(c).create }, args: write('create'), status: 201, summary: `Create ${a} ${kind}` },
-    { path: one, methods: ['GET'], operation: `${collection}.get`, action: { kind: 'read', run: (c) => ops(c).get, ...(events ? { feed: 'id' as const, json: (c: Calendar) => c.events.getJson } : {}) }, args: { ...id, ...read }, status: 200, summary: `Read ${a} ${kind}` },
-    { path: one, methods: UPDATE, operation: `${collection}.update`, action: { kind: 'change', run: (c) => ops(c).update }, args: { ...id, ...write('replace') }, status: 200, summary: `Update ${a} ${kind}; omitted fields take their defaults` },
-    { path: one, methods: ['PATCH'], operation: `${collection}.patch`, action: { kind: 'change', run: (c) => ops(c).patch }, args: { ...id, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind}` },
-    { path: one, methods: ['DELETE'], operation: `${collection}.delete`, action: { kind: 'change', run: (c) => ops(c).delete }, args: id, status: 200, summary: `Move ${a} ${kind} to the trash` },
-    { path: bySlug, methods: ['GET'], operation: `${collection}.getBySlug`, action: { kind: 'read', run: (c) => ops(c).getBySlug, ...(events ? { feed: 'slug' as const } : {}) }, args: { ...slug, ...read }, status: 200, summary: `Read ${a} ${kind} by slug` },
-    { path: bySlug, methods: UPDATE, operation: `${collection}.updateBySlug`, action: { kind: 'change', run: (c) => ops(c).updateBySlug }, args: { ...slug, ...write('replace') }, status: 200, summary: `Update ${a} ${kind} by slug; omitted fields take their defaults` },
-    { path: bySlug, methods: ['PATCH'], operation: `${collection}.patchBySlug`, action: { kind: 'change', run: (c) => ops(c).patchBySlug }, args: { ...slug, ...write('patch') }, status: 200, summary: `Change some fields of ${a} ${kind} by slug` },
-    { path: bySlug, methods: ['DELETE'], operation: `${collection}.deleteBySlug`, action: { kind: 'change', run: (c) => ops(c).deleteBySlug }, args: slug, status: 200, summary: `Move ${a} ${kind} to the trash by slug` },
+    operationRoute(`${collection}.list`, { path: `/${collection}`, methods: ['GET'], action: { kind: 'list', plan: (c) => ops(c).planList, ...(events ? { feed: 'list' as const } : {}) }, status: 200, summary: `List ${collection}` }),
+    operationRoute(`${collection}.create`, { path: `/${collection}`, methods: ['POST'], action: { kind: 'create', run: (c) => ops(c).create }, status: 201, summary: `Create ${a} ${kind}` }),
+    operationRoute(`${collection}.get`, { path: one, methods: ['GET'], action: { kind: 'read', run: (c) => ops(c).get, ...(events ? { feed: 'id' as const, json: (c: Calendar) => c.events.getJson } : {}) }, status: 200, summary: `Read ${a} ${kind}` }),
+    operationRoute(`${collection}.update`, { path: one, methods: UPDATE, action: { kind: 'change', run: (c) => ops(c).update }, status: 200, summary: `Update ${a} ${kind}; omitted fields take their defaults` }),
+    operationRoute(`${collection}.patch`, { path: one, methods: ['PATCH'], action: { kind: 'change', run: (c) => ops(c).patch }, status: 200, summary: `Change some fields of ${a} ${kind}` }),
+    operationRoute(`${collection}.delete`, { path: one, methods: ['DELETE'], action: { kind: 'change', run: (c) => ops(c).delete }, status: 200, summary: `Move ${a} ${kind} to the trash` }),
+    operationRoute(`${collection}.getBySlug`, { path: bySlug, methods: ['GET'], action: { kind: 'read', run: (c) => ops(c).getBySlug, ...(events ? { feed: 'slug' as const } : {}) }, status: 200, summary: `Read ${a} ${kind} by slug` }),
+    operationRoute(`${collection}.updateBySlug`, { path: bySlug, methods: UPDATE, action: { kind: 'change', run: (c) => ops(c).updateBySlug }, status: 200, summary: `Update ${a} ${kind} by slug; omitted fields take their defaults` }),
+    operationRoute(`${collection}.patchBySlug`, { path: bySlug, methods: ['PATCH'], action: { kind: 'change', run: (c) => ops(c).patchBySlug }, status: 200, summary: `Change some fields of ${a} ${kind} by slug` }),
+    operationRoute(`${collection}.deleteBySlug`, { path: bySlug, methods: ['DELETE'], action: { kind: 'change', run: (c) => ops(c).deleteBySlug }, status: 200, summary: `Move ${a} ${kind} to the trash by slug` }),
   ];
 }
 
 function termRoutes(collection: 'categories' | 'tags'): Route[] {
   const taxonomy = collection === 'categories' ? 'category' : 'tag';
-  const id = { id: termIdArg(taxonomy) };
   const ops = (c: Calendar) => c[collection];
   return [
-    { path: `/${collection}`, methods: ['GET'], operation: `${collection}.list`, action: { kind: 'list', plan: (c) => ops(c).planList }, args: termListArgs(taxonomy), status: 200, summary: `List ${collection}` },
+    operationRoute(`${collection}.list`, { path: `/${collection}`, methods: ['GET'], action: { kind: 'list', plan: (c) => ops(c).planList }, status: 200, summary: `List ${collection}` }),
     // The reference answers a new term with its address in `Location` (as WordPress's term controller does).
-    { path: `/${collection}`, methods: ['POST'], operation: `${collection}.create`, action: { kind: 'create', run: (c) => ops(c).create, location: 'self' }, args: termWriteArgs(taxonomy, true), status: 201, summary: `Create a ${taxonomy}` },
-    { path: `/${collection}/{id}`, methods: ['GET'], operation: `${collection}.get`, action: { kind: 'read', run: (c) => ops(c).get }, args: id, status: 200, summary: `Read a ${taxonomy}` },
-    { path: `/${collection}/{id}`, methods: ['POST', 'PUT', 'PATCH'], operation: `${collection}.update`, action: { kind: 'change', run: (c) => ops(c).update }, args: { ...id, ...termWriteArgs(taxonomy, false) }, status: 200, summary: `Update a ${taxonomy} (only the fields sent change)` },
-    { path: `/${collection}/{id}`, methods: ['DELETE'], operation: `${collection}.delete`, action: { kind: 'change', run: (c) => ops(c).delete }, args: id, status: 200, summary: `Delete a ${taxonomy} for good` },
+    operationRoute(`${collection}.create`, { path: `/${collection}`, methods: ['POST'], action: { kind: 'create', run: (c) => ops(c).create, location: 'self' }, status: 201, summary: `Create a ${taxonomy}` }),
+    operationRoute(`${collection}.get`, { path: `/${collection}/{id}`, methods: ['GET'], action: { kind: 'read', run: (c) => ops(c).get }, status: 200, summary: `Read a ${taxonomy}` }),
+    operationRoute(`${collection}.update`, { path: `/${collection}/{id}`, methods: ['POST', 'PUT', 'PATCH'], action: { kind: 'change', run: (c) => ops(c).update }, status: 200, summary: `Update a ${taxonomy} (only the fields sent change)` }),
+    operationRoute(`${collection}.delete`, { path: `/${collection}/{id}`, methods: ['DELETE'], action: { kind: 'change', run: (c) => ops(c).delete }, status: 200, summary: `Delete a ${taxonomy} for good` }),
   ];
 }
 
@@ -137,27 +127,27 @@ export const routes: readonly Route[] = [
  */
 const WEBHOOK_ID = { id: '[A-Za-z0-9_-]+' };
 export const syncRoutes: readonly Route[] = withoutValidators([
-  {
-    path: '/changes', methods: ['GET'], operation: 'changes.list', action: { kind: 'read', run: (c) => c.changes.list }, args: changesArgs, status: 200,
+  operationRoute('changes.list', {
+    path: '/changes', methods: ['GET'], action: { kind: 'read', run: (c) => c.changes.list }, status: 200,
     summary: 'The records changed after a sync token, as they are now, and tombstones of those gone; without a token, a token for now',
-  },
-  { path: '/webhooks', methods: ['GET'], operation: 'webhooks.list', action: { kind: 'read', run: (c) => c.webhooks.list }, args: {}, status: 200, answers: 'list', summary: 'List webhook endpoints (administrators)' },
-  {
-    path: '/webhooks', methods: ['POST'], operation: 'webhooks.create', action: { kind: 'create', run: (c) => c.webhooks.create, location: 'id' }, args: webhookWriteArgs(true), status: 201,
+  }),
+  operationRoute('webhooks.list', { path: '/webhooks', methods: ['GET'], action: { kind: 'read', run: (c) => c.webhooks.list }, status: 200, summary: 'List webhook endpoints (administrators)' }),
+  operationRoute('webhooks.create', {
+    path: '/webhooks', methods: ['POST'], action: { kind: 'create', run: (c) => c.webhooks.create, location: 'id' }, status: 201,
     summary: 'Register a webhook endpoint (administrators); the answer carries its secret',
-  },
-  {
-    path: '/webhooks/{id}', methods: ['GET'], operation: 'webhooks.get', action: { kind: 'read', run: (c) => c.webhooks.get }, args: { id: webhookIdArg }, status: 200,
+  }),
+  operationRoute('webhooks.get', {
+    path: '/webhooks/{id}', methods: ['GET'], action: { kind: 'read', run: (c) => c.webhooks.get }, status: 200,
     summary: 'Read a webhook endpoint, with its secret (administrators)', params: WEBHOOK_ID,
-  },
-  {
-    path: '/webhooks/{id}', methods: ['POST', 'PUT', 'PATCH'], operation: 'webhooks.update', action: { kind: 'write', run: (c) => c.webhooks.update },
-    args: { id: webhookIdArg, ...webhookWriteArgs(false) }, status: 200, summary: 'Change a webhook endpoint: only the fields sent change (administrators)', params: WEBHOOK_ID,
-  },
-  {
-    path: '/webhooks/{id}', methods: ['DELETE'], operation: 'webhooks.delete', action: { kind: 'write', run: (c) => c.webhooks.delete }, args: { id: webhookIdArg }, status: 200,
+  }),
+  operationRoute('webhooks.update', {
+    path: '/webhooks/{id}', methods: ['POST', 'PUT', 'PATCH'], action: { kind: 'write', run: (c) => c.webhooks.update },
+    status: 200, summary: 'Change a webhook endpoint: only the fields sent change (administrators)', params: WEBHOOK_ID,
+  }),
+  operationRoute('webhooks.delete', {
+    path: '/webhooks/{id}', methods: ['DELETE'], action: { kind: 'write', run: (c) => c.webhooks.delete }, status: 200,
     summary: 'Remove a webhook endpoint and its waiting deliveries (administrators)', params: WEBHOOK_ID,
-  },
+  }),
 ]);
 
 function withoutValidators(table: Route[]): Route[] {

@@ -6,6 +6,8 @@ import { english, type Message } from '@evcal/core';
 export type TransportErrorCode =
   /** The request body is not valid JSON. details: { jsonErrorCode, jsonErrorMessage } */
   | 'invalid_json'
+  /** The request body is JSON, but not an object of parameters. */
+  | 'body_not_object'
   /** The request body is larger than the limit. details: { limit } */
   | 'payload_too_large';
 

@@ -13,6 +13,7 @@ const WIRE: Record<CalendarErrorCode | TransportErrorCode, WireError> = {
   missing_params: { code: 'rest_missing_callback_param', status: 400 },
   invalid_params: { code: 'rest_invalid_param', status: 400 },
   invalid_json: { code: 'rest_invalid_json', status: 400 },
+  body_not_object: { code: 'rest_invalid_json', status: 400 },
   payload_too_large: { code: 'rest_payload_too_large', status: 413 },
   unauthenticated: { code: 'rest_forbidden', status: 401 },
   forbidden: { code: 'rest_forbidden', status: 403 },

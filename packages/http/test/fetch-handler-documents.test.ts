@@ -207,11 +207,11 @@ describe('/doc (§7.2)', () => {
       title: 'The Events Calendar REST API',
       description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
     });
-    expect(res.json.servers).toEqual([{ url: `${ROOT}/` }]);
+    expect(res.json.servers).toEqual([{ url: ROOT }]);
     expect(Object.keys(res.json.components.schemas).sort()).toEqual(
-      // The reference's names, then the list envelopes, the embedded term and the error, and evcal's sync representations.
+      // The reference's names, then the list envelopes, the embedded term and the error, evcal's sync representations, and the time zones arguments take.
       ['CategoryList', 'ChangeEnvelope', 'ChangedOccurrences', 'ChangedRecord', 'Changes', 'CostDetails', 'DateDetails', 'EmbeddedTerm', 'Error', 'Event', 'EventList',
-        'Image', 'ImageSize', 'OccurrenceActions', 'Organizer', 'OrganizerList', 'TagList', 'Term', 'Tombstone', 'Venue', 'VenueList', 'WebhookDeliveryStatus', 'WebhookEndpoint', 'WebhookEndpointList'],
+        'Image', 'ImageSize', 'OccurrenceActions', 'Organizer', 'OrganizerList', 'TagList', 'Term', 'TimeZone', 'Tombstone', 'Venue', 'VenueList', 'WebhookDeliveryStatus', 'WebhookEndpoint', 'WebhookEndpointList'],
     );
   });
 

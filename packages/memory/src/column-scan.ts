@@ -1,9 +1,18 @@
 // The column scan: the most common query shape (statuses, hidden, featured and a date window)
-// answered from the typed columns of an order of events, without calling core per event. Its
+// answered from the typed columns of an order of events, without calling core per event. Which
+// queries are of that shape is core's to say (splitEventQuery over COLUMN_SCAN): a query with a
+// key the columns do not answer, or one core does not know, takes the general path. Its
 // conditions are exactly core's matchesEventQuery for that shape (the storage suite's
-// differential test compares every answer); any other filter takes the general path.
-import { EVENT_QUERY_FILTERS, type EventQuery, type EventRecords, type InstantRange } from '@evcal/core/adapter';
+// differential test compares every answer).
+import { splitEventQuery, type EventQuery, type EventQueryCoverage, type EventRecords, type InstantRange } from '@evcal/core/adapter';
 import { FEATURED, HIDDEN, OCCURRENCE, SERIES, STATUS_BIT, type Ordered } from './ordered-events';
+
+/** The keys the columns answer (records, statuses, the hidden and featured flags, start and end), and any sort and paging. */
+export const COLUMN_SCAN = {
+  records: true, statuses: true, excludeHidden: true, featured: true, start: true, end: true, sort: true, limit: true, offset: true,
+  ownedBy: false, ids: false, search: false, categoryIds: false, tagIds: false, venueIds: false, organizerIds: false,
+  parentId: false, ticketed: false, geo: false, modified: false,
+} as const satisfies EventQueryCoverage;
 
 /** The column-scan form of a query, when it has one. */
 export interface ColumnQuery {
@@ -15,11 +24,6 @@ export interface ColumnQuery {
   readonly start: InstantRange | undefined;
   readonly end: InstantRange | undefined;
 }
-
-/** The filters the columns answer, and paging and sort. */
-const COLUMN_KEYS = new Set(['records', 'statuses', 'excludeHidden', 'featured', 'start', 'end', 'sort', 'limit', 'offset']);
-/** Every key of core's EventQuery (see necessaryConditions). */
-const KNOWN_KEYS = new Set<string>([...EVENT_QUERY_FILTERS, 'sort', 'limit', 'offset']);
 
 function isNumericRange(r: unknown): r is InstantRange {
   if (r === undefined) return true;
@@ -35,8 +39,9 @@ export function statusMaskOf(statuses: readonly string[]): number {
   return mask;
 }
 
+/** The column form of `q` when the columns answer all of it (and its values have the types they compare). */
 export function columnQuery(q: EventQuery): ColumnQuery | undefined {
-  for (const [key, value] of Object.entries(q)) if (value !== undefined && !COLUMN_KEYS.has(key)) return undefined;
+  if (!splitEventQuery(q, COLUMN_SCAN).complete) return undefined;
   if (!Array.isArray(q.statuses) || !RECORDS.has(q.records)) return undefined;
   if (q.featured !== undefined && typeof q.featured !== 'boolean') return undefined;
   if (!isNumericRange(q.start) || !isNumericRange(q.end)) return undefined;
@@ -46,24 +51,21 @@ export function columnQuery(q: EventQuery): ColumnQuery | undefined {
 const RECORDS = new Set<unknown>(['listed', 'stored', 'series']);
 
 /**
- * Conditions every match of `q` meets, in column form: its statuses (unless its owner's posts
- * may match with other statuses: `ownedBy` is the one filter that widens), hidden, featured
- * and date bounds. A prefilter only: core's matchesEventQuery decides.
+ * Conditions every match of `q` meets, in column form: the column filters core says hold of
+ * every match whatever else the query asks (EventQuerySplit.necessary; not `statuses` when
+ * `ownedBy` widens them, nothing when a key is unknown). A prefilter only: core's
+ * matchesEventQuery decides.
  */
 export function necessaryConditions(q: EventQuery): ColumnQuery {
-  // A key this code does not know might widen what matches: no prefilter then.
-  for (const [key, value] of Object.entries(q)) {
-    if (value !== undefined && !KNOWN_KEYS.has(key)) return { records: undefined, statusMask: 0xff, excludeHidden: false, featured: undefined, start: undefined, end: undefined };
-  }
-  const statusMask = Array.isArray(q.statuses) && (q as { ownedBy?: unknown }).ownedBy === undefined ? statusMaskOf(q.statuses) : 0xff;
+  const n = splitEventQuery(q, COLUMN_SCAN).necessary;
   const range = (r: unknown) => (r !== null && typeof r === 'object' && isNumericRange(r) ? r : undefined);
   return {
-    records: RECORDS.has(q.records) ? q.records : undefined,
-    statusMask,
-    excludeHidden: Boolean(q.excludeHidden),
-    featured: typeof q.featured === 'boolean' ? q.featured : undefined,
-    start: range(q.start),
-    end: range(q.end),
+    records: RECORDS.has(n.records) ? n.records : undefined,
+    statusMask: Array.isArray(n.statuses) ? statusMaskOf(n.statuses) : 0xff,
+    excludeHidden: n.excludeHidden === true,
+    featured: typeof n.featured === 'boolean' ? n.featured : undefined,
+    start: range(n.start),
+    end: range(n.end),
   };
 }
 

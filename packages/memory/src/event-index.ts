@@ -7,18 +7,30 @@
 // - the folded search texts of each event, computed on the first search that reads them.
 //
 // Every answer equals the core reference engine's (`runEventQuery`): candidates are a superset
-// of the matches, each candidate is tested with core's `matchesEventQuery` and ordered with
-// core's `compareEvents`. The one place that decides matches without calling core is the
-// column scan of the most common query shape (column-scan.ts); a query with any other filter
+// of the matches (read from the filters core says every match satisfies), each candidate is
+// tested with core's `matchesEventQuery` (its search words with core's `searchTextMatches`,
+// over texts kept here) and ordered with core's comparator. The one place that decides matches
+// without calling core is the column scan of the most common query shape (column-scan.ts),
+// which answers only what core's `splitEventQuery` gives it; a query with any other key
 // takes the general path, so a new filter in core needs nothing here.
 // Records that do not fit the columns (non-numeric instants, an end before the start, an
 // unknown status…) are kept aside, are candidates of every query, and turn the column scan off.
 import {
-  compareEvents, matchesEventQuery, runEventQuery, searchableTexts, type EventQuery, type EventQueryContext,
-  type EventRecord, type InstantRange, type Page,
+  eventComparator, eventSearchText, matchesEventQuery, runEventQuery, searchTextMatches, splitEventQuery, type EventQuery,
+  type EventQueryContext, type EventQueryCoverage, type EventRecord, type InstantRange, type Page,
 } from '@evcal/core/adapter';
 import { ColumnFilter, columnQuery, necessaryConditions, type ColumnQuery } from './column-scan';
 import { byLocal, byStart, LINK_FIELDS, Ordered, regular, type LinkField } from './ordered-events';
+
+/**
+ * What the general path reads candidates from (ids, the postings of links, the UTC order's
+ * slice of a date window), and its search through kept texts; the rest is core's test alone.
+ */
+const CANDIDATES = {
+  ids: true, categoryIds: true, tagIds: true, venueIds: true, organizerIds: true, start: true, end: true, search: true,
+  records: false, statuses: false, ownedBy: false, excludeHidden: false, featured: false, parentId: false, ticketed: false,
+  geo: false, modified: false, sort: false, limit: false, offset: false,
+} as const satisfies EventQueryCoverage;
 import { pageOf, plainPaging } from './paging';
 
 export const tuning = {
@@ -82,22 +94,23 @@ export class EventIndex {
       const page = this.columnList(query, columns, ctx);
       if (page) return page;
     }
-    const { rest, words } = this.splitSearch(query);
+    const necessary = splitEventQuery(query, CANDIDATES).necessary;
+    const { rest, words } = this.splitSearch(query, necessary);
     const matching: EventRecord[] = [];
     // Both tests are pure; the search, when there is one, rejects most events at less cost.
     const test = (e: EventRecord, at: number) =>
       (words === undefined || this.searchHit(e, at, words)) && matchesEventQuery(e, rest, ctx);
-    const source = this.candidates(query);
+    const source = this.candidates(necessary);
     if (Array.isArray(source)) {
       for (const e of source) if (test(e, -1)) matching.push(e);
     } else {
       // A slice of the UTC order: the columns reject most non-matches before core's test.
       const o = this.utc;
-      const necessary = new ColumnFilter(necessaryConditions(query));
-      for (let i = source.lo; i < source.hi; i++) if (necessary.matches(o, i) && test(o.recs[i]!, i)) matching.push(o.recs[i]!);
+      const prefilter = new ColumnFilter(necessaryConditions(query));
+      for (let i = source.lo; i < source.hi; i++) if (prefilter.matches(o, i) && test(o.recs[i]!, i)) matching.push(o.recs[i]!);
       for (const e of this.irregular.values()) if (test(e, -1)) matching.push(e);
     }
-    return { items: pageOf(matching, query, (a, b) => compareEvents(a, b, sort, ctx, query.geo)), total: matching.length };
+    return { items: pageOf(matching, query, eventComparator(sort, ctx, query.geo)), total: matching.length };
   }
 
   // ---- maintenance ----
@@ -161,10 +174,11 @@ export class EventIndex {
   // ---- the general path ----
 
   /**
-   * A superset of the events matching `q`, each once: the smallest of the sources the query
-   * allows. A slice of the UTC order is returned as positions (irregular events come on top).
+   * A superset of the events matching a query whose necessary conditions (EventQuerySplit) are
+   * `q`, each once: the smallest of the sources they allow. A slice of the UTC order is
+   * returned as positions (irregular events come on top).
    */
-  private candidates(q: EventQuery): EventRecord[] | { lo: number; hi: number } {
+  private candidates(q: Partial<EventQuery>): EventRecord[] | { lo: number; hi: number } {
     let best: (() => EventRecord[]) | undefined;
     let bestSize = Infinity;
     const consider = (size: number, make: () => EventRecord[]) => {
@@ -227,33 +241,29 @@ export class EventIndex {
   }
 
   /** The query without its search words when this index evaluates them (from cached folded texts). */
-  private splitSearch(q: EventQuery): { rest: EventQuery; words?: readonly string[] } {
-    const words = q.search;
+  private splitSearch(q: EventQuery, necessary: Partial<EventQuery>): { rest: EventQuery; words?: readonly string[] } {
+    const words = necessary.search;
     if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) return { rest: q };
     return { rest: { ...q, search: undefined }, words };
   }
 
   /**
-   * core's everyWordInSome(words, searchableTexts(e)), over the event's texts folded once and
-   * kept at its position in the UTC order (`at`, or -1 when the caller does not know it).
+   * core's search condition (searchTextMatches) over the event's eventSearchText, folded once
+   * and kept at its position in the UTC order (`at`, or -1 when the caller does not know it).
    */
   private searchHit(e: EventRecord, at: number, words: readonly string[]): boolean {
     const o = this.utc;
     const i = at >= 0 ? at : this.irregular.get(e.id) === e ? -1 : o.indexOf(e);
     let text = i >= 0 ? o.texts[i] : undefined;
     if (text === undefined) {
-      text = narrow(searchableTexts(e).join(SEPARATOR));
+      text = narrow(eventSearchText(e));
       if (i >= 0) {
         // Grow the cache to this position (holes are filled by later searches).
         while (o.texts.length < i) o.texts.push(undefined);
         o.texts[i] = text;
       }
     }
-    for (const w of words) {
-      const found = w.includes(SEPARATOR) ? searchableTexts(e).some((t) => t.includes(w)) : text.includes(w);
-      if (!found) return false;
-    }
-    return true;
+    return searchTextMatches(words, text, e);
   }
 
   // ---- the column scan ----
@@ -293,17 +303,11 @@ export class EventIndex {
     }
     const matching: EventRecord[] = [];
     for (let i = lo; i < hi; i++) if (f.matches(o, i)) matching.push(o.recs[i]!);
-    const cmp = walk
-      ? (asc ? byLocal : (a: EventRecord, b: EventRecord) => byLocal(b, a))
-      : (a: EventRecord, b: EventRecord) => compareEvents(a, b, sort, ctx, q.geo);
-    return { items: pageOf(matching, q, cmp), total };
+    return { items: pageOf(matching, q, eventComparator(sort, ctx, q.geo)), total };
   }
 }
 
 // ---- helpers ----
-
-/** Separates the folded texts of an event in its cached search text; a word containing it is checked text by text. */
-const SEPARATOR = '\u0000';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

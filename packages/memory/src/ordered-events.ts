@@ -2,7 +2,7 @@
 // filters read: UTC start and end, a status bit and flags. The event index keeps two: by
 // local start then id (the default sort of /events), and by UTC start then id (date windows
 // select a slice of it).
-import { POST_STATUSES, type EventRecord } from '@evcal/core/adapter';
+import { eventComparator, POST_STATUSES, type EventRecord } from '@evcal/core/adapter';
 
 /** One bit per post status, in the status column. */
 export const STATUS_BIT = new Map<string, number>(POST_STATUSES.map((s, i) => [s, 1 << i]));
@@ -15,9 +15,8 @@ export const OCCURRENCE = 8;
 export const LINK_FIELDS = ['categoryIds', 'tagIds', 'venueIds', 'organizerIds'] as const;
 export type LinkField = (typeof LINK_FIELDS)[number];
 
-/** Local start, then id: core's order for `[startLocal asc, id asc]`. */
-export const byLocal = (a: EventRecord, b: EventRecord): number =>
-  (a.startLocal < b.startLocal ? -1 : a.startLocal > b.startLocal ? 1 : a.id - b.id);
+/** Local start, then id: core's order for `[startLocal asc, id asc]`, the default sort of lists. */
+export const byLocal = eventComparator([{ field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }], { venue: () => undefined });
 /** UTC start, then id. */
 export const byStart = (a: EventRecord, b: EventRecord): number => a.startUtc - b.startUtc || a.id - b.id;
 

@@ -1,8 +1,8 @@
 // The core query AST compiled to SQL: every filter, the sort and the paging run in the
 // database (no filtering afterwards in JavaScript), with the reference engine's semantics.
-import { MAX_ID, modifiedBounds } from '@evcal/core/adapter';
+import { MAX_ID, modifiedBounds, splitEventQuery } from '@evcal/core/adapter';
 import type {
-  EventQuery, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, OwnedBy, PostStatus, TermQuery, TermSortKey,
+  EventQuery, EventQueryCoverage, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, OwnedBy, PostStatus, TermQuery, TermSortKey,
 } from '@evcal/core/adapter';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { storableEventIds, storableIds, type SqlDialect } from './dialect';
@@ -21,6 +21,17 @@ const RAD = Math.PI / 180;
 // ---- events ----
 
 /**
+ * Every key of an event query, compiled by eventWhere (filters), eventOrder (sort) and paged
+ * (paging). A key added to core's EventQuery is a compile error here until it is compiled; a
+ * key this adapter does not know at run time (a newer core) is refused, never ignored.
+ */
+const COMPILED = {
+  records: true, statuses: true, ownedBy: true, excludeHidden: true, ids: true, start: true, end: true, search: true,
+  categoryIds: true, tagIds: true, venueIds: true, organizerIds: true, featured: true, parentId: true, ticketed: true,
+  geo: true, modified: true, sort: true, limit: true, offset: true,
+} as const satisfies EventQueryCoverage;
+
+/**
  * The WHERE of an event query. Besides the query's own conditions it states bounds they imply,
  * which never change the result but let the database use its indexes: on the start of events
  * that must end by a date (startRange), on the links' copy of the start (linkedTo) and, for a
@@ -28,6 +39,8 @@ const RAD = Math.PI / 180;
  * ranges the size of their result (or of their window), not the table.
  */
 export function eventWhere(q: EventQuery, d: SqlDialect, page = false, walked?: LinkWalk) {
+  const { residual } = splitEventQuery(q, COMPILED);
+  if (Object.keys(residual).length) throw new Error(`evcal/sql: this version cannot evaluate the event query keys ${Object.keys(residual).join(', ')}`);
   return (eb: EventsEb): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [statusIn(eb, 'e', q), ...recordsIn(eb, q)];
     if (q.ids) and.push(idsIn(eb, 'e.id', q.ids, storableEventIds));
@@ -104,6 +117,15 @@ export function eventsOf(db: Kysely<DB>, q: EventQuery, d: SqlDialect) {
   return db.selectFrom(sql<DB['evcal_events']>`evcal_events`.as<'e'>(sql`e indexed by ${sql.id(SEARCH_KEYS_INDEX)}`)).where(sql<SqlBool>`e.id > 0`);
 }
 
+/**
+ * The keys of a query's sort that order anything: a distance from no point (a `distance` key
+ * without a `near` filter) ties every event, as in core, and a constant in ORDER BY would be
+ * read as a column position by SQLite and PostgreSQL.
+ */
+export function effectiveSort(q: EventQuery): readonly EventSortKey[] {
+  return q.geo?.kind === 'near' ? q.sort : q.sort.filter((key) => key.field !== 'distance');
+}
+
 /** ORDER BY terms for an event sort. */
 export function eventOrder(eb: EventsEb, key: EventSortKey, d: SqlDialect, geo: GeoFilter | undefined): Expression<unknown> {
   switch (key.field) {
@@ -113,7 +135,7 @@ export function eventOrder(eb: EventsEb, key: EventSortKey, d: SqlDialect, geo: 
     case 'distance':
       return geo?.kind === 'near'
         ? venueDistances(eb, geo, d).select((sub) => sub.fn.min(distance(d, geo)).as('d'))
-        : sql.lit(0);
+        : sql`(select 0)`;
   }
 }
 

@@ -3,9 +3,9 @@
 // kept by triggers); a list's total is then the sum of the days whose events all match, plus
 // exact counts of the few days at the edges of its window that its end bounds cut through,
 // plus an exact count of the events counted nowhere (longer, or ending before they start,
-// which are few). Lists with other filters than statuses, the hidden flag, date bounds and one
-// category or tag are counted exactly.
-import type { EventQuery, InstantRange } from '@evcal/core/adapter';
+// which are few). The day counts answer the keys of DAY_COUNTS; core's splitEventQuery says
+// whether a list has any other (or one core does not know), and such lists are counted exactly.
+import { splitEventQuery, type EventQuery, type EventQueryCoverage, type InstantRange } from '@evcal/core/adapter';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { eventsOf, eventWhere } from './compile';
 import type { SqlDialect } from './dialect';
@@ -16,6 +16,17 @@ const DAY = 86_400_000;
 const DAY_COUNTED_MS = 7 * DAY;
 
 type Db = Kysely<EvcalDatabase>;
+
+/**
+ * What the day counts keep: listed records by status, hidden flag, UTC start day and at most
+ * one category or tag (values checked in dayCountPlan). Sort and paging do not change a total.
+ */
+export const DAY_COUNTS = {
+  records: true, statuses: true, excludeHidden: true, start: true, end: true, categoryIds: true, tagIds: true,
+  sort: true, limit: true, offset: true,
+  ownedBy: false, ids: false, search: false, venueIds: false, organizerIds: false, featured: false, parentId: false,
+  ticketed: false, geo: false, modified: false,
+} as const satisfies EventQueryCoverage;
 
 /** The number of events matching `q` (paging aside), in one statement. */
 export async function countEvents(db: Db, d: SqlDialect, q: EventQuery): Promise<number> {
@@ -49,8 +60,10 @@ interface DayCountPlan {
  * days at either end of the start range, are counted exactly.
  */
 function dayCountPlan(q: EventQuery): DayCountPlan | undefined {
-  if (q.records !== 'listed' || q.ownedBy || q.ids || q.search || q.venueIds || q.organizerIds || q.featured !== undefined || q.parentId !== undefined
-    || q.ticketed !== undefined || q.geo || (q.categoryIds?.length ?? 0) + (q.tagIds?.length ?? 0) > 1) return undefined;
+  if (!splitEventQuery(q, DAY_COUNTS).complete) return undefined;
+  // One category or one tag at most; an empty list matches nothing, which no day counts.
+  const terms = [q.categoryIds, q.tagIds].filter((ids) => ids !== undefined);
+  if (q.records !== 'listed' || terms.length > 1 || terms.some((ids) => ids.length !== 1)) return undefined;
   const [a, b] = closed(q.start);
   const [c, e] = closed(q.end);
   if ([a, b, c, e].some(Number.isNaN)) return undefined;

@@ -14,7 +14,7 @@ import type {
 } from '@evcal/core/adapter';
 import { foldText, storageError, writeFaults } from '@evcal/core/adapter';
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
-import { eventOrder, eventsOf, eventWhere, linkWalk, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
+import { effectiveSort, eventOrder, eventsOf, eventWhere, linkWalk, linkedPostWhere, termCount, termOrder, termWhere } from './compile';
 import { sqlDialect, storableEventIds, storableIds, type DialectName, type SqlDialect } from './dialect';
 import {
   EVENT_COLUMNS, eventRecord, eventRow, groupLinks, linkRows, ORGANIZER_COLUMNS, organizerRecord, organizerRow, termRecord, termRow,
@@ -732,7 +732,7 @@ function pageOfEvents(db: Db, d: SqlDialect, q: EventQuery, counted = false): Pr
     return paged(query, q, d).execute();
   }
   let query = eventsOf(db, q, d).where(eventWhere(q, d, true));
-  for (const key of q.sort) query = query.orderBy((eb) => eventOrder(eb, key, d, q.geo), key.direction);
+  for (const key of effectiveSort(q)) query = query.orderBy((eb) => eventOrder(eb, key, d, q.geo), key.direction);
   if (counted) return paged(query.select(['e.id', sql<number>`count(*) over ()`.as('matches')]), q, d).execute();
   return paged(query.select(PAGE_EVENT_COLUMNS), q, d).execute();
 }

@@ -238,3 +238,18 @@ describe('connection failures', () => {
     expect((error as Error).message).not.toMatch(/127\.0\.0\.1|ECONN|nobody/);
   });
 });
+
+for (const [name, open, available] of databases) {
+  describe.skipIf(!available)(`${name}: term lists`, () => {
+    it('sort by name when orderby names a property every object has (constructor, __proto__, toString)', async () => {
+      const { calendar } = await calendarOn(open);
+      await populate(calendar, 3);
+      const ids = (list: { body: { tags: readonly { id: number }[] } }) => list.body.tags.map((t) => t.id);
+      const byName = ids(await calendar.tags.list({ hide_empty: false, orderby: 'name' }, admin));
+      expect(byName).toHaveLength(3);
+      for (const orderby of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+        expect(ids(await calendar.tags.list({ hide_empty: false, orderby }, admin)), orderby).toEqual(byName);
+      }
+    });
+  });
+}

@@ -7,6 +7,7 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './context';
+import { eventQueries, prune } from './event-queries';
 import { eventRecord, termRecord, utcWall, venueRecord } from './fixtures';
 
 // A small alphabet so that random texts and search words collide, with the SQL traps in it:
@@ -77,32 +78,20 @@ const world: fc.Arbitrary<World> = fc.record({
 const ownedBy = fc.option(fc.record({ authorId: fc.integer({ min: 1, max: 3 }), statuses }), { nil: undefined });
 const maybeNoStatuses = fc.oneof({ weight: 4, arbitrary: statuses }, { weight: 1, arbitrary: fc.constant<PostStatus[]>([]) });
 
-const eventQuery: fc.Arbitrary<EventQuery> = fc.record({
-  records: fc.constantFrom<EventQuery['records']>('listed', 'stored', 'series'),
-  statuses: maybeNoStatuses,
-  ownedBy,
-  excludeHidden: fc.boolean(),
-  ids: fc.option(ids(14), { nil: undefined }),
-  start: fc.option(fc.record({ gte: fc.option(instant, { nil: undefined }), lt: fc.option(instant, { nil: undefined }) }), { nil: undefined }),
-  end: fc.option(fc.record({ lte: fc.option(instant, { nil: undefined }), gt: fc.option(instant, { nil: undefined }) }), { nil: undefined }),
-  search: fc.option(fc.array(word.map((w) => w.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '')), { minLength: 1, maxLength: 2 }), { nil: undefined }),
-  categoryIds: fc.option(ids(5), { nil: undefined }),
-  tagIds: fc.option(ids(4).map((x) => x.map((t) => 99 + t)), { nil: undefined }),
-  venueIds: fc.option(ids(5).map((x) => x.map((v) => 999 + v)), { nil: undefined }),
-  featured: fc.option(fc.boolean(), { nil: undefined }),
-  ticketed: fc.option(fc.boolean(), { nil: undefined }),
-  parentId: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
-  geo: fc.option(fc.oneof(
-    fc.constant({ kind: 'has-coordinates' as const }),
-    fc.record({ kind: fc.constant('near' as const), lat: fc.constant(43), lng: fc.constant(10.5), radiusKm: fc.constantFrom(100, 250, 400) }),
-  ), { nil: undefined }),
-  modified: modifiedRange,
-  sort: fc.constantFrom<EventQuery['sort']>(
-    [{ field: 'startLocal', direction: 'asc' }, { field: 'id', direction: 'asc' }],
-    [{ field: 'date', direction: 'asc' }, { field: 'id', direction: 'asc' }],
-    [{ field: 'startLocal', direction: 'desc' }, { field: 'id', direction: 'desc' }],
-  ),
-}).chain((q) => paging.map((p) => prune({ ...q, ...p })));
+// Every key of an event query, from the table all list tests share (event-queries.ts).
+const eventQuery: fc.Arbitrary<EventQuery> = eventQueries({
+  instant,
+  modifiedInstant: modifiedBound,
+  eventId: fc.integer({ min: 1, max: 14 }),
+  categoryId: fc.integer({ min: 1, max: 5 }),
+  tagId: fc.integer({ min: 100, max: 103 }),
+  venueId: fc.integer({ min: 1000, max: 1004 }),
+  organizerId: fc.integer({ min: 2000, max: 2002 }),
+  authorId: fc.integer({ min: 1, max: 3 }),
+  parentId: fc.integer({ min: 0, max: 3 }),
+  searchWord: word.map((w) => w.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '')),
+  near: fc.record({ kind: fc.constant('near' as const), lat: fc.constant(43), lng: fc.constant(10.5), radiusKm: fc.constantFrom(100, 250, 400) }),
+});
 
 const linkedQuery: fc.Arbitrary<LinkedPostQuery> = fc.record({
   statuses: maybeNoStatuses,
@@ -161,9 +150,4 @@ export function differentialGroup(ctx: SuiteContext): void {
         }), { numRuns });
     }, 120_000);
   });
-}
-
-/** Drops undefined keys, as core builds queries. */
-function prune<T extends object>(q: T): T {
-  return Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined && !(typeof v === 'object' && v && !Array.isArray(v) && Object.values(v).every((x) => x === undefined)))) as T;
 }

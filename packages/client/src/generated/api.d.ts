@@ -903,6 +903,8 @@ export interface components {
         WebhookEndpointList: {
             webhooks: components["schemas"]["WebhookEndpoint"][];
         };
+        /** @description An IANA time zone name (links such as US/Eastern and abbreviations such as EST are read too, in any case), a UTC offset (UTC+2, UTC-5.5, +02:00), or empty. */
+        TimeZone: string | ("" | "Africa/Abidjan" | "Africa/Accra" | "Africa/Addis_Ababa" | "Africa/Algiers" | "Africa/Asmera" | "Africa/Bamako" | "Africa/Bangui" | "Africa/Banjul" | "Africa/Bissau" | "Africa/Blantyre" | "Africa/Brazzaville" | "Africa/Bujumbura" | "Africa/Cairo" | "Africa/Casablanca" | "Africa/Ceuta" | "Africa/Conakry" | "Africa/Dakar" | "Africa/Dar_es_Salaam" | "Africa/Djibouti" | "Africa/Douala" | "Africa/El_Aaiun" | "Africa/Freetown" | "Africa/Gaborone" | "Africa/Harare" | "Africa/Johannesburg" | "Africa/Juba" | "Africa/Kampala" | "Africa/Khartoum" | "Africa/Kigali" | "Africa/Kinshasa" | "Africa/Lagos" | "Africa/Libreville" | "Africa/Lome" | "Africa/Luanda" | "Africa/Lubumbashi" | "Africa/Lusaka" | "Africa/Malabo" | "Africa/Maputo" | "Africa/Maseru" | "Africa/Mbabane" | "Africa/Mogadishu" | "Africa/Monrovia" | "Africa/Nairobi" | "Africa/Ndjamena" | "Africa/Niamey" | "Africa/Nouakchott" | "Africa/Ouagadougou" | "Africa/Porto-Novo" | "Africa/Sao_Tome" | "Africa/Tripoli" | "Africa/Tunis" | "Africa/Windhoek" | "America/Adak" | "America/Anchorage" | "America/Anguilla" | "America/Antigua" | "America/Araguaina" | "America/Argentina/La_Rioja" | "America/Argentina/Rio_Gallegos" | "America/Argentina/Salta" | "America/Argentina/San_Juan" | "America/Argentina/San_Luis" | "America/Argentina/Tucuman" | "America/Argentina/Ushuaia" | "America/Aruba" | "America/Asuncion" | "America/Bahia" | "America/Bahia_Banderas" | "America/Barbados" | "America/Belem" | "America/Belize" | "America/Blanc-Sablon" | "America/Boa_Vista" | "America/Bogota" | "America/Boise" | "America/Buenos_Aires" | "America/Cambridge_Bay" | "America/Campo_Grande" | "America/Cancun" | "America/Caracas" | "America/Catamarca" | "America/Cayenne" | "America/Cayman" | "America/Chicago" | "America/Chihuahua" | "America/Ciudad_Juarez" | "America/Coral_Harbour" | "America/Cordoba" | "America/Costa_Rica" | "America/Coyhaique" | "America/Creston" | "America/Cuiaba" | "America/Curacao" | "America/Danmarkshavn" | "America/Dawson" | "America/Dawson_Creek" | "America/Denver" | "America/Detroit" | "America/Dominica" | "America/Edmonton" | "America/Eirunepe" | "America/El_Salvador" | "America/Fort_Nelson" | "America/Fortaleza" | "America/Glace_Bay" | "America/Godthab" | "America/Goose_Bay" | "America/Grand_Turk" | "America/Grenada" | "America/Guadeloupe" | "America/Guatemala" | "America/Guayaquil" | "America/Guyana" | "America/Halifax" | "America/Havana" | "America/Hermosillo" | "America/Indiana/Knox" | "America/Indiana/Marengo" | "America/Indiana/Petersburg" | "America/Indiana/Tell_City" | "America/Indiana/Vevay" | "America/Indiana/Vincennes" | "America/Indiana/Winamac" | "America/Indianapolis" | "America/Inuvik" | "America/Iqaluit" | "America/Jamaica" | "America/Jujuy" | "America/Juneau" | "America/Kentucky/Monticello" | "America/Kralendijk" | "America/La_Paz" | "America/Lima" | "America/Los_Angeles" | "America/Louisville" | "America/Lower_Princes" | "America/Maceio" | "America/Managua" | "America/Manaus" | "America/Marigot" | "America/Martinique" | "America/Matamoros" | "America/Mazatlan" | "America/Mendoza" | "America/Menominee" | "America/Merida" | "America/Metlakatla" | "America/Mexico_City" | "America/Miquelon" | "America/Moncton" | "America/Monterrey" | "America/Montevideo" | "America/Montserrat" | "America/Nassau" | "America/New_York" | "America/Nome" | "America/Noronha" | "America/North_Dakota/Beulah" | "America/North_Dakota/Center" | "America/North_Dakota/New_Salem" | "America/Ojinaga" | "America/Panama" | "America/Paramaribo" | "America/Phoenix" | "America/Port-au-Prince" | "America/Port_of_Spain" | "America/Porto_Velho" | "America/Puerto_Rico" | "America/Punta_Arenas" | "America/Rankin_Inlet" | "America/Recife" | "America/Regina" | "America/Resolute" | "America/Rio_Branco" | "America/Santarem" | "America/Santiago" | "America/Santo_Domingo" | "America/Sao_Paulo" | "America/Scoresbysund" | "America/Sitka" | "America/St_Barthelemy" | "America/St_Johns" | "America/St_Kitts" | "America/St_Lucia" | "America/St_Thomas" | "America/St_Vincent" | "America/Swift_Current" | "America/Tegucigalpa" | "America/Thule" | "America/Tijuana" | "America/Toronto" | "America/Tortola" | "America/Vancouver" | "America/Whitehorse" | "America/Winnipeg" | "America/Yakutat" | "Antarctica/Casey" | "Antarctica/Davis" | "Antarctica/DumontDUrville" | "Antarctica/Macquarie" | "Antarctica/Mawson" | "Antarctica/McMurdo" | "Antarctica/Palmer" | "Antarctica/Rothera" | "Antarctica/Syowa" | "Antarctica/Troll" | "Antarctica/Vostok" | "Arctic/Longyearbyen" | "Asia/Aden" | "Asia/Almaty" | "Asia/Amman" | "Asia/Anadyr" | "Asia/Aqtau" | "Asia/Aqtobe" | "Asia/Ashgabat" | "Asia/Atyrau" | "Asia/Baghdad" | "Asia/Bahrain" | "Asia/Baku" | "Asia/Bangkok" | "Asia/Barnaul" | "Asia/Beirut" | "Asia/Bishkek" | "Asia/Brunei" | "Asia/Calcutta" | "Asia/Chita" | "Asia/Colombo" | "Asia/Damascus" | "Asia/Dhaka" | "Asia/Dili" | "Asia/Dubai" | "Asia/Dushanbe" | "Asia/Famagusta" | "Asia/Gaza" | "Asia/Hebron" | "Asia/Hong_Kong" | "Asia/Hovd" | "Asia/Irkutsk" | "Asia/Jakarta" | "Asia/Jayapura" | "Asia/Jerusalem" | "Asia/Kabul" | "Asia/Kamchatka" | "Asia/Karachi" | "Asia/Katmandu" | "Asia/Khandyga" | "Asia/Krasnoyarsk" | "Asia/Kuala_Lumpur" | "Asia/Kuching" | "Asia/Kuwait" | "Asia/Macau" | "Asia/Magadan" | "Asia/Makassar" | "Asia/Manila" | "Asia/Muscat" | "Asia/Nicosia" | "Asia/Novokuznetsk" | "Asia/Novosibirsk" | "Asia/Omsk" | "Asia/Oral" | "Asia/Phnom_Penh" | "Asia/Pontianak" | "Asia/Pyongyang" | "Asia/Qatar" | "Asia/Qostanay" | "Asia/Qyzylorda" | "Asia/Rangoon" | "Asia/Riyadh" | "Asia/Saigon" | "Asia/Sakhalin" | "Asia/Samarkand" | "Asia/Seoul" | "Asia/Shanghai" | "Asia/Singapore" | "Asia/Srednekolymsk" | "Asia/Taipei" | "Asia/Tashkent" | "Asia/Tbilisi" | "Asia/Tehran" | "Asia/Thimphu" | "Asia/Tokyo" | "Asia/Tomsk" | "Asia/Ulaanbaatar" | "Asia/Urumqi" | "Asia/Ust-Nera" | "Asia/Vientiane" | "Asia/Vladivostok" | "Asia/Yakutsk" | "Asia/Yekaterinburg" | "Asia/Yerevan" | "Atlantic/Azores" | "Atlantic/Bermuda" | "Atlantic/Canary" | "Atlantic/Cape_Verde" | "Atlantic/Faeroe" | "Atlantic/Madeira" | "Atlantic/Reykjavik" | "Atlantic/South_Georgia" | "Atlantic/St_Helena" | "Atlantic/Stanley" | "Australia/Adelaide" | "Australia/Brisbane" | "Australia/Broken_Hill" | "Australia/Darwin" | "Australia/Eucla" | "Australia/Hobart" | "Australia/Lindeman" | "Australia/Lord_Howe" | "Australia/Melbourne" | "Australia/Perth" | "Australia/Sydney" | "Europe/Amsterdam" | "Europe/Andorra" | "Europe/Astrakhan" | "Europe/Athens" | "Europe/Belgrade" | "Europe/Berlin" | "Europe/Bratislava" | "Europe/Brussels" | "Europe/Bucharest" | "Europe/Budapest" | "Europe/Busingen" | "Europe/Chisinau" | "Europe/Copenhagen" | "Europe/Dublin" | "Europe/Gibraltar" | "Europe/Guernsey" | "Europe/Helsinki" | "Europe/Isle_of_Man" | "Europe/Istanbul" | "Europe/Jersey" | "Europe/Kaliningrad" | "Europe/Kiev" | "Europe/Kirov" | "Europe/Lisbon" | "Europe/Ljubljana" | "Europe/London" | "Europe/Luxembourg" | "Europe/Madrid" | "Europe/Malta" | "Europe/Mariehamn" | "Europe/Minsk" | "Europe/Monaco" | "Europe/Moscow" | "Europe/Oslo" | "Europe/Paris" | "Europe/Podgorica" | "Europe/Prague" | "Europe/Riga" | "Europe/Rome" | "Europe/Samara" | "Europe/San_Marino" | "Europe/Sarajevo" | "Europe/Saratov" | "Europe/Simferopol" | "Europe/Skopje" | "Europe/Sofia" | "Europe/Stockholm" | "Europe/Tallinn" | "Europe/Tirane" | "Europe/Ulyanovsk" | "Europe/Vaduz" | "Europe/Vatican" | "Europe/Vienna" | "Europe/Vilnius" | "Europe/Volgograd" | "Europe/Warsaw" | "Europe/Zagreb" | "Europe/Zurich" | "Indian/Antananarivo" | "Indian/Chagos" | "Indian/Christmas" | "Indian/Cocos" | "Indian/Comoro" | "Indian/Kerguelen" | "Indian/Mahe" | "Indian/Maldives" | "Indian/Mauritius" | "Indian/Mayotte" | "Indian/Reunion" | "Pacific/Apia" | "Pacific/Auckland" | "Pacific/Bougainville" | "Pacific/Chatham" | "Pacific/Easter" | "Pacific/Efate" | "Pacific/Enderbury" | "Pacific/Fakaofo" | "Pacific/Fiji" | "Pacific/Funafuti" | "Pacific/Galapagos" | "Pacific/Gambier" | "Pacific/Guadalcanal" | "Pacific/Guam" | "Pacific/Honolulu" | "Pacific/Kiritimati" | "Pacific/Kosrae" | "Pacific/Kwajalein" | "Pacific/Majuro" | "Pacific/Marquesas" | "Pacific/Midway" | "Pacific/Nauru" | "Pacific/Niue" | "Pacific/Norfolk" | "Pacific/Noumea" | "Pacific/Pago_Pago" | "Pacific/Palau" | "Pacific/Pitcairn" | "Pacific/Ponape" | "Pacific/Port_Moresby" | "Pacific/Rarotonga" | "Pacific/Saipan" | "Pacific/Tahiti" | "Pacific/Tarawa" | "Pacific/Tongatapu" | "Pacific/Truk" | "Pacific/Wake" | "Pacific/Wallis" | "UTC");
     };
     responses: never;
     parameters: never;
@@ -1039,7 +1041,7 @@ export interface operations {
                 /** @description Only featured (true) or only not featured (false) events */
                 featured?: boolean | (0 | 1) | string;
                 /** @description The post status(es) to return, as a list or comma-separated string */
-                status?: string | number | (string | number)[];
+                status?: string | string[];
                 /** @description Only events whose venue has coordinates */
                 geoloc?: boolean | (0 | 1) | string;
                 /** @description Latitude of the point events must be near (with geoloc_lng) */
@@ -1186,7 +1188,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description The event title */
@@ -1213,7 +1215,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /**
                      * @description Whether the event lasts all day
                      * @default false
@@ -1279,7 +1281,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /**
                      * @description Whether the event lasts all day
                      * @default false
@@ -1451,7 +1453,7 @@ export interface operations {
             };
             path: {
                 /** @description The event ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -1560,13 +1562,17 @@ export interface operations {
             };
             path: {
                 /** @description The event ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -1581,8 +1587,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -1591,7 +1595,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /**
                      * @description Whether the event lasts all day
                      * @default false
@@ -1631,8 +1635,17 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -1647,8 +1660,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -1657,7 +1668,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /**
                      * @description Whether the event lasts all day
                      * @default false
@@ -1697,6 +1708,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -1846,13 +1862,17 @@ export interface operations {
             };
             path: {
                 /** @description The event ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -1867,8 +1887,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -1877,7 +1895,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /**
                      * @description Whether the event lasts all day
                      * @default false
@@ -1917,8 +1935,17 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -1933,8 +1960,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -1943,7 +1968,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /**
                      * @description Whether the event lasts all day
                      * @default false
@@ -1983,6 +2008,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2121,7 +2151,10 @@ export interface operations {
     };
     "events.delete": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all) */
+                scope?: "this" | "following" | "all";
+            };
             header?: {
                 /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
                 "If-Match"?: string;
@@ -2132,7 +2165,7 @@ export interface operations {
             };
             path: {
                 /** @description The event ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -2274,13 +2307,17 @@ export interface operations {
             };
             path: {
                 /** @description The event ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -2295,8 +2332,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -2305,7 +2340,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /** @description Whether the event lasts all day */
                     all_day?: boolean | (0 | 1) | string;
                     /** @description The ID or URL of the featured image */
@@ -2342,8 +2377,17 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The password of a password-protected item */
+                    password?: string;
+                    /** @description The event slug */
+                    slug?: string;
                     /** @description The event title */
                     title?: string;
                     /** @description The event start date and time */
@@ -2358,8 +2402,6 @@ export interface operations {
                     date_utc?: string | number;
                     /** @description The event description */
                     description?: string;
-                    /** @description The event slug */
-                    slug?: string;
                     /** @description The event excerpt */
                     excerpt?: string;
                     /**
@@ -2368,7 +2410,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /** @description Whether the event lasts all day */
                     all_day?: boolean | (0 | 1) | string;
                     /** @description The ID or URL of the featured image */
@@ -2405,6 +2447,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2693,7 +2740,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /**
                      * @description Whether the event lasts all day
                      * @default false
@@ -2733,6 +2780,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The event title */
@@ -2757,7 +2809,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /**
                      * @description Whether the event lasts all day
                      * @default false
@@ -2797,6 +2849,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2975,7 +3032,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /**
                      * @description Whether the event lasts all day
                      * @default false
@@ -3015,6 +3072,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The event title */
@@ -3039,7 +3101,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /**
                      * @description Whether the event lasts all day
                      * @default false
@@ -3079,6 +3141,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -3217,7 +3284,10 @@ export interface operations {
     };
     "events.deleteBySlug": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all) */
+                scope?: "this" | "following" | "all";
+            };
             header?: {
                 /** @description Change only if the resource still has one of these ETags (* for any existing state); else 412 */
                 "If-Match"?: string;
@@ -3399,7 +3469,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /** @description Whether the event lasts all day */
                     all_day?: boolean | (0 | 1) | string;
                     /** @description The ID or URL of the featured image */
@@ -3436,6 +3506,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The event title */
@@ -3460,7 +3535,7 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The event time zone (IANA name or UTC offset) */
-                    timezone?: string;
+                    timezone?: components["schemas"]["TimeZone"];
                     /** @description Whether the event lasts all day */
                     all_day?: boolean | (0 | 1) | string;
                     /** @description The ID or URL of the featured image */
@@ -3497,6 +3572,11 @@ export interface operations {
                         rdate?: string | (string | number)[];
                         exdate?: string | (string | number)[];
                     };
+                    /**
+                     * @description For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -3649,7 +3729,7 @@ export interface operations {
                 /** @description Only the venues with upcoming events */
                 only_with_upcoming?: boolean | number | string;
                 /** @description The post status(es) to return, as a list or comma-separated string */
-                status?: string | number | (string | number)[];
+                status?: string | string[];
                 /** @description Only items last modified after this instant (a naive value is in the site time zone) */
                 modified_after?: string | number;
                 /** @description Only items last modified before this instant (a naive value is in the site time zone) */
@@ -3773,7 +3853,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description The venue name */
@@ -3996,7 +4076,7 @@ export interface operations {
             };
             path: {
                 /** @description The venue ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4104,7 +4184,7 @@ export interface operations {
             };
             path: {
                 /** @description The venue ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4348,7 +4428,7 @@ export interface operations {
             };
             path: {
                 /** @description The venue ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4592,7 +4672,7 @@ export interface operations {
             };
             path: {
                 /** @description The venue ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -4734,7 +4814,7 @@ export interface operations {
             };
             path: {
                 /** @description The venue ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -5964,7 +6044,7 @@ export interface operations {
                 /** @description Only the organizers with upcoming events */
                 only_with_upcoming?: boolean | number | string;
                 /** @description The post status(es) to return, as a list or comma-separated string */
-                status?: string | number | (string | number)[];
+                status?: string | string[];
                 /** @description Only items last modified after this instant (a naive value is in the site time zone) */
                 modified_after?: string | number;
                 /** @description Only items last modified before this instant (a naive value is in the site time zone) */
@@ -6088,7 +6168,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description The organizer name */
@@ -6271,7 +6351,7 @@ export interface operations {
             };
             path: {
                 /** @description The organizer ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6379,7 +6459,7 @@ export interface operations {
             };
             path: {
                 /** @description The organizer ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6583,7 +6663,7 @@ export interface operations {
             };
             path: {
                 /** @description The organizer ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6787,7 +6867,7 @@ export interface operations {
             };
             path: {
                 /** @description The organizer ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -6929,7 +7009,7 @@ export interface operations {
             };
             path: {
                 /** @description The organizer ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8129,7 +8209,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description The category name (at most 200 characters) */
@@ -8277,7 +8357,7 @@ export interface operations {
             };
             path: {
                 /** @description The category ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8385,7 +8465,7 @@ export interface operations {
             };
             path: {
                 /** @description The category ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8559,7 +8639,7 @@ export interface operations {
             };
             path: {
                 /** @description The category ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8733,7 +8813,7 @@ export interface operations {
             };
             path: {
                 /** @description The category ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -8875,7 +8955,7 @@ export interface operations {
             };
             path: {
                 /** @description The category ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -9180,7 +9260,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description The tag name (at most 200 characters) */
@@ -9328,7 +9408,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -9436,7 +9516,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -9610,7 +9690,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -9784,7 +9864,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -9926,7 +10006,7 @@ export interface operations {
             };
             path: {
                 /** @description The tag ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -10107,7 +10187,7 @@ export interface operations {
                 /** @description Only featured (true) or only not featured (false) events */
                 featured?: boolean | (0 | 1) | string;
                 /** @description The post status(es) to return, as a list or comma-separated string */
-                status?: string | number | (string | number)[];
+                status?: string | string[];
                 /** @description Only events whose venue has coordinates */
                 geoloc?: boolean | (0 | 1) | string;
                 /** @description Latitude of the point events must be near (with geoloc_lng) */
@@ -10251,7 +10331,7 @@ export interface operations {
             };
             path: {
                 /** @description The event ID */
-                id: number | string;
+                id: number;
             };
             cookie?: never;
         };
@@ -10636,13 +10716,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description Where deliveries are POSTed: an absolute http(s) URL */
                     url: string;
                     /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                    types?: string | number | (string | number)[];
+                    types?: string | string[];
                     /** @description What the endpoint is for */
                     description?: string;
                     /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
@@ -10654,7 +10734,7 @@ export interface operations {
                     /** @description Where deliveries are POSTed: an absolute http(s) URL */
                     url: string;
                     /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                    types?: string | number | (string | number)[];
+                    types?: string | string[];
                     /** @description What the endpoint is for */
                     description?: string;
                     /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
@@ -10882,7 +10962,7 @@ export interface operations {
                     /** @description Where deliveries are POSTed: an absolute http(s) URL */
                     url?: string;
                     /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                    types?: string | number | (string | number)[];
+                    types?: string | string[];
                     /** @description What the endpoint is for */
                     description?: string;
                     /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
@@ -10894,7 +10974,7 @@ export interface operations {
                     /** @description Where deliveries are POSTed: an absolute http(s) URL */
                     url?: string;
                     /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                    types?: string | number | (string | number)[];
+                    types?: string | string[];
                     /** @description What the endpoint is for */
                     description?: string;
                     /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
@@ -11036,7 +11116,7 @@ export interface operations {
                     /** @description Where deliveries are POSTed: an absolute http(s) URL */
                     url?: string;
                     /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                    types?: string | number | (string | number)[];
+                    types?: string | string[];
                     /** @description What the endpoint is for */
                     description?: string;
                     /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
@@ -11048,7 +11128,7 @@ export interface operations {
                     /** @description Where deliveries are POSTed: an absolute http(s) URL */
                     url?: string;
                     /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                    types?: string | number | (string | number)[];
+                    types?: string | string[];
                     /** @description What the endpoint is for */
                     description?: string;
                     /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
@@ -11308,7 +11388,7 @@ export interface operations {
                     /** @description Where deliveries are POSTed: an absolute http(s) URL */
                     url?: string;
                     /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                    types?: string | number | (string | number)[];
+                    types?: string | string[];
                     /** @description What the endpoint is for */
                     description?: string;
                     /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */
@@ -11320,7 +11400,7 @@ export interface operations {
                     /** @description Where deliveries are POSTed: an absolute http(s) URL */
                     url?: string;
                     /** @description The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type */
-                    types?: string | number | (string | number)[];
+                    types?: string | string[];
                     /** @description What the endpoint is for */
                     description?: string;
                     /** @description The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent */

@@ -4,10 +4,8 @@
 // appears as a tombstone, but only if the caller could have seen it at some point since the
 // token: an anonymous reader never learns that a draft existed. A series comes with the
 // occurrences its changes affected (as they are now, or to remove).
-import * as v from 'valibot';
 import { CalendarError } from '../errors';
-import { arg, parseArgs, type ArgSpecs } from '../input/args';
-import { positiveInt } from '../input/wire-schemas';
+import { parseArgs } from '../input/args';
 import { msg } from '../messages';
 import type { OrganizerRecord, PostKind, TermRecord, VenueRecord } from '../model/records';
 import { isUnlocked } from '../operations/post-access';
@@ -22,21 +20,12 @@ import { redactProtected } from '../represent/redact';
 import { termJson } from '../represent/term-json';
 import type { ChangeEntry, ChangeKind, PostState } from '../storage/change-store';
 import { decodeSyncToken, encodeSyncToken } from './sync-token';
+import { CHANGES_ARGS, MAX_CHANGES_PER_PAGE } from './change-args';
 
-/** The most changes one page reads. */
-export const MAX_CHANGES_PER_PAGE = 500;
-
-export const changesArgs = {
-  since: arg({
-    schema: v.pipe(v.string(), v.minLength(1)),
-    description: 'The next_token of your last call; without it the answer is a token for now (list everything first)',
-    type: 'string',
-  }),
-  per_page: arg({ schema: positiveInt, default: 100, description: `The most changes to read (at most ${MAX_CHANGES_PER_PAGE})`, type: 'integer' }),
-} satisfies ArgSpecs;
+export { CHANGES_ARGS as changesArgs, MAX_CHANGES_PER_PAGE };
 
 export async function readChanges(call: Call, input: Readonly<Record<string, unknown>>): Promise<ChangesJson> {
-  const { values } = await parseArgs(changesArgs, input, call.args);
+  const { values } = await parseArgs(CHANGES_ARGS, input, call.args);
   const perPage = Math.min(values.per_page!, MAX_CHANGES_PER_PAGE);
   const storage = call.storage;
   const page = (token: string, extra: Partial<ChangesJson> = {}): ChangesJson => ({

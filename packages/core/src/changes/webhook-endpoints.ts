@@ -8,56 +8,15 @@ import * as v from 'valibot';
 import { requirePermission, beginCall, type Call, type CallContext } from '../operations/call';
 import type { CalendarConfig } from '../operations/context';
 import { runWrite } from '../operations/write';
-import { CalendarError, INVALID_PARAMETER, invalidParam } from '../errors';
-import { arg, parseArgs, type ArgInput, type ArgSpecs } from '../input/args';
-import { anyString, stringList, wpBoolean } from '../input/wire-schemas';
+import { CalendarError, invalidParam } from '../errors';
+import { parseArgs, type ArgInput } from '../input/args';
 import { msg } from '../messages';
 import type { WebhookEndpointJson, WebhookEndpointListJson } from '../represent/change-schemas';
 import type { WebhookEndpointRecord, WebhookEndpointStatus } from '../storage/change-store';
-import { EVENT_TYPES } from './change-envelope';
 import { webhookUrlRefusal } from './webhook-addresses';
+import { endpointUrl, WEBHOOK_ARGS, webhookIdArg, webhookWriteArgs } from './webhook-args';
 
-/** An absolute http(s) URL without credentials (the secret signs; URLs end up in logs). */
-const endpointUrl = v.pipe(
-  v.string(),
-  v.maxLength(2048),
-  v.check((s) => {
-    try {
-      const url = new URL(s);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '' && url.hostname !== '';
-    } catch {
-      return false;
-    }
-  }),
-);
-
-/** `whsec_` and the base64 of a key of 24 to 64 bytes. */
-const secretValue = v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/), v.check((s) => {
-  try {
-    const bytes = atob(s.slice(6)).length;
-    return bytes >= 24 && bytes <= 64;
-  } catch {
-    return false;
-  }
-}));
-
-const typesArg = arg({
-  schema: stringList,
-  description: 'The event types to deliver (such as event.created or venue.updated), as a list or comma-separated string; empty or absent: every type',
-  validate: (types) => (types.every((t) => EVENT_TYPES.includes(t)) ? undefined : INVALID_PARAMETER),
-});
-
-export const webhookIdArg = arg({ schema: v.pipe(v.string(), v.minLength(1), v.maxLength(64)), required: true, description: 'The endpoint ID (ep_…)', type: 'string' });
-
-export function webhookWriteArgs(create: boolean) {
-  return {
-    url: arg({ schema: endpointUrl, required: create, description: 'Where deliveries are POSTed: an absolute http(s) URL', type: 'string' }),
-    types: typesArg,
-    description: arg({ schema: v.pipe(anyString, v.maxLength(500)), description: 'What the endpoint is for', type: 'string' }),
-    secret: arg({ schema: secretValue, description: 'The signing secret, whsec_ and a base64 key of 24 to 64 bytes; generated when absent', type: 'string' }),
-    enabled: arg({ schema: wpBoolean, description: 'Whether deliveries are made (enabling clears the reason it was disabled)', type: 'boolean' }),
-  } satisfies ArgSpecs;
-}
+export { webhookIdArg, webhookWriteArgs };
 
 export type WebhookCreateInput = ArgInput<ReturnType<typeof webhookWriteArgs>>;
 export type WebhookIdInput = ArgInput<{ id: typeof webhookIdArg }>;
@@ -107,7 +66,7 @@ export function webhookOperations(config: CalendarConfig): WebhookOperations {
     },
     async create(input, ctx) {
       const call = admin(ctx);
-      const { values } = await parseArgs(webhookWriteArgs(true), input, call.args);
+      const { values } = await parseArgs(WEBHOOK_ARGS.create, input, call.args);
       await checkAddress(values.url!);
       const endpoint: WebhookEndpointRecord = {
         id: `ep_${randomText(24)}`,
@@ -125,7 +84,7 @@ export function webhookOperations(config: CalendarConfig): WebhookOperations {
     },
     async get(input, ctx) {
       const call = admin(ctx);
-      const { values } = await parseArgs({ id: webhookIdArg }, input, call.args);
+      const { values } = await parseArgs(WEBHOOK_ARGS.get, input, call.args);
       const endpoint = await find(call, values.id!);
       return endpointJson(endpoint, await statusOf(call, endpoint.id), call.now, true);
     },
@@ -134,7 +93,7 @@ export function webhookOperations(config: CalendarConfig): WebhookOperations {
       // Checked before the write: a name is resolved, which no transaction should wait for.
       if (typeof input.url === 'string' && v.is(endpointUrl, input.url)) await checkAddress(input.url);
       const updated = await runWrite(call, async (c) => {
-        const { values } = await parseArgs({ id: webhookIdArg, ...webhookWriteArgs(false) }, input, c.args);
+        const { values } = await parseArgs(WEBHOOK_ARGS.update, input, c.args);
         const current = await find(c, values.id!);
         const enabled = values.enabled ?? current.enabled;
         const next: WebhookEndpointRecord = {
@@ -155,7 +114,7 @@ export function webhookOperations(config: CalendarConfig): WebhookOperations {
     async delete(input, ctx) {
       const call = admin(ctx);
       const removed = await runWrite(call, async (c) => {
-        const { values } = await parseArgs({ id: webhookIdArg }, input, c.args);
+        const { values } = await parseArgs(WEBHOOK_ARGS.delete, input, c.args);
         const current = await find(c, values.id!);
         await c.storage.webhooks.deleteEndpoint(current.id);
         return current;

@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { CalendarError, INVALID_PARAMETER, invalidParams, type ParamFailure } from '../errors';
 import { msg, type Message } from '../messages';
+import { NOT_OF_TYPE, ruleOf } from './wire-schemas';
 
 export type { ArgContext } from '../operations/context';
 export { newArgMemo, type ArgMemo, type MemoRecords } from './arg-memo';
@@ -18,8 +19,13 @@ export interface ArgSpec<TOut = unknown, TIn = unknown> {
   /** Injected when the argument is absent; a function is evaluated per call. */
   readonly default?: unknown | ((ctx: ArgContext) => unknown);
   readonly description: string;
-  /** The JSON type named in "… is not of type …" messages when the schema refuses a value. */
+  /**
+   * The JSON type named in "… is not of type …" messages when a value is of none of the
+   * types the schema takes (a value of the right type breaking a bound gets the schema's rule).
+   */
   readonly type?: 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
+  /** The rule a refused value broke (`{param}`, `{value}`), when the schema's own (wire-schemas `withRule`) is not the one to show. */
+  readonly rule?: Message;
   /** Validation needing storage or the caller: a failure (message, or message and code), or undefined when valid. */
   readonly validate?: (value: TOut, ctx: ArgContext) => Promise<ArgFailure | undefined> | ArgFailure | undefined;
 }
@@ -75,14 +81,12 @@ export async function parseArgs<S extends ArgSpecs>(
   for (const [name, spec, value] of present) {
     // No text may carry a NUL character (databases cannot store it, and no legitimate value has one).
     if (containsNul(value)) {
-      failures.push({ param: name, message: INVALID_PARAMETER });
+      failures.push({ param: name, message: msg('{param} must not contain the character U+0000 (NUL).', { param: name }) });
       continue;
     }
     const result = v.safeParse(spec.schema, value);
     if (!result.success) {
-      failures.push(spec.type
-        ? { param: name, message: msg('{param} is not of type {type}.', { param: name, type: spec.type }), code: 'rest_invalid_type' }
-        : { param: name, message: INVALID_PARAMETER });
+      failures.push(refusal(name, spec, value, result.issues));
       continue;
     }
     if (spec.validate) {
@@ -109,6 +113,25 @@ function declared(specs: ArgSpecs): { entries: [string, ArgSpec][]; required: st
     declarations.set(specs, found);
   }
   return found;
+}
+
+/**
+ * Why a value was refused, naming the rule: "… is not of type …" (the reference's words) when
+ * it is of none of the types the schema takes, else the schema's rule (`ruleOf`), else the
+ * reference's "Invalid parameter.".
+ */
+function refusal(name: string, spec: ArgSpec, value: unknown, issues: readonly v.BaseIssue<unknown>[]): ParamFailure {
+  const wrongType = issues[0]?.kind === 'schema' || issues[0]?.message === NOT_OF_TYPE;
+  if (wrongType && spec.type) return { param: name, message: msg('{param} is not of type {type}.', { param: name, type: spec.type }), code: 'rest_invalid_type' };
+  const rule = spec.rule ?? ruleOf(spec.schema);
+  if (!rule) return { param: name, message: INVALID_PARAMETER };
+  return { param: name, message: { ...rule, values: { ...rule.values, param: name, value: shown(value) } } };
+}
+
+/** A value as a message shows it: text as sent (at most 100 characters), anything else as JSON. */
+function shown(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
 }
 
 function containsNul(value: unknown, depth = 0): boolean {

@@ -5,7 +5,8 @@ import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
 import { arg, type ArgContext, type ArgSpecs } from '../input/args';
 import {
-  anyString, idList, nonEmptyString, strictDates, toPositiveInt, termRefList, timeValue, urlOrEmpty, wpBoolean, zoneOrEmpty,
+  anyString, degrees, idList, isNumericText, nonEmptyString, NOT_OF_TYPE, oneOf, strictDates, toPositiveInt, termRefList, timeValue, urlOrEmpty, withRule,
+  wpBoolean, zoneOrEmpty,
 } from '../input/wire-schemas';
 import { eventIdArg } from './event-ref-args';
 import { recurrenceArg } from './recurrence-args';
@@ -17,8 +18,6 @@ import { statusFilterArg } from './status-filter';
 import { termFilterValidator } from './term-refs';
 
 const flag = (description: string) => arg({ schema: wpBoolean, description, type: 'boolean' });
-const coordinate = (min: number, max: number) =>
-  v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\s*[+-]?\d+(\.\d+)?\s*$/))]), v.transform(Number), v.number(), v.minValue(min), v.maxValue(max));
 
 /** Every id must name a venue (organizer) the caller may read: lists never confirm a hidden one exists. */
 function readableIds(kind: 'venue' | 'organizer') {
@@ -47,8 +46,8 @@ export const eventListArgs = {
   featured: flag('Only featured (true) or only not featured (false) events'),
   status: statusFilterArg('event'),
   geoloc: flag('Only events whose venue has coordinates'),
-  geoloc_lat: arg({ schema: coordinate(-90, 90), description: 'Latitude of the point events must be near (with geoloc_lng)', type: 'number' }),
-  geoloc_lng: arg({ schema: coordinate(-180, 180), description: 'Longitude of the point events must be near (with geoloc_lat)', type: 'number' }),
+  geoloc_lat: arg({ schema: degrees(90), description: 'Latitude of the point events must be near (with geoloc_lng)', type: 'number' }),
+  geoloc_lng: arg({ schema: degrees(180), description: 'Longitude of the point events must be near (with geoloc_lat)', type: 'number' }),
   include: arg({ schema: idList, description: 'Only the events with these ids, as a list or CSV' }),
   post_parent: arg({ ...eventIdArg, description: 'Only the events whose parent is this event' }),
   ticketed: arg({
@@ -117,18 +116,20 @@ export function eventWriteArgs(mode: 'create' | 'replace' | 'patch') {
 
 /** `scope` of a write to an occurrence: this one (the default), this and the following ones, or the whole series. */
 export const scopeArg = arg({
-  schema: v.picklist(['this', 'following', 'all']),
+  schema: oneOf(['this', 'following', 'all']),
   description: 'For an occurrence of a series: change (delete) this occurrence alone (this, the default), this and the following ones (following: the series is split), or the whole series (all)',
   type: 'string',
 });
 
 /** The path id of the single-event routes: any whole number (absent events, id 0 included, are 404 later). */
 export const eventPathIdArg = arg({
-  schema: v.pipe(
-    v.union([v.number(), v.string()]),
-    v.check((x) => x === 0 || (typeof x === 'string' && /^\s*0+\s*$/.test(x)) || toPositiveInt(x) !== undefined),
+  schema: withRule(v.pipe(
+    v.union([
+      v.pipe(v.number(), v.integer(), v.minValue(0)),
+      v.pipe(v.string(), v.check(isNumericText, NOT_OF_TYPE), v.check((x) => /^\s*0+\s*$/.test(x) || toPositiveInt(x) !== undefined)),
+    ]),
     v.transform(Number),
-  ),
+  ), msg('{param} must be a whole number of at least 0.')),
   required: true,
   description: 'The event ID',
   type: 'integer',
@@ -144,3 +145,30 @@ export const eventSlugArg = arg({
 });
 
 export const eventReadArgs = { password: passwordArg, context: contextArg } satisfies ArgSpecs;
+
+/**
+ * The arguments of an update route. On by-slug routes `slug` names the event (the path
+ * parameter, validated to exist), so the event's own `slug` field is not settable there.
+ */
+function eventUpdateArgs(mode: 'replace' | 'patch', by: 'id' | 'slug') {
+  const { slug, ...fields } = eventWriteArgs(mode);
+  return by === 'id' ? { id: eventPathIdArg, password: passwordArg, slug, ...fields, scope: scopeArg } : { ...fields, slug: eventSlugArg, scope: scopeArg };
+}
+
+/**
+ * The arguments of each event operation: what it parses, and what @evcal/http documents
+ * (operation-declarations.ts). The feed of the list carries every page: no paging.
+ */
+export const EVENT_ARGS = {
+  list: eventListArgs,
+  feed: (({ page: _page, per_page: _perPage, ...rest }) => rest)(eventListArgs),
+  create: eventWriteArgs('create'),
+  get: { id: eventPathIdArg, ...eventReadArgs },
+  getBySlug: { slug: eventSlugArg, ...eventReadArgs },
+  update: eventUpdateArgs('replace', 'id'),
+  updateBySlug: eventUpdateArgs('replace', 'slug'),
+  patch: eventUpdateArgs('patch', 'id'),
+  patchBySlug: eventUpdateArgs('patch', 'slug'),
+  delete: { id: eventPathIdArg, scope: scopeArg },
+  deleteBySlug: { slug: eventSlugArg, scope: scopeArg },
+} as const satisfies Record<string, ArgSpecs>;

@@ -16,7 +16,7 @@ import { formatWall, parseWall } from '../time/wall-clock';
 import { instantToWall, resolveZone, wallToInstant } from '../time/zone';
 import { postUrl } from '../represent/links';
 import type { Call } from './call';
-import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
+import { EVENT_ARGS } from './event-args';
 import { assertReadable, buildQuery, findEventOrFail } from './event-read';
 import { isUnlocked, type Unlock } from './post-access';
 
@@ -56,7 +56,7 @@ export interface OpenedFeed {
 
 /** `GET /events.ics`: the events `GET /events` would list with the same arguments, on every page. */
 export async function eventFeed(call: Call, input: Input, options: FeedOptions = {}): Promise<EventFeed> {
-  const { values, sent } = await parseArgs(eventListArgs, input, call.args);
+  const { values, sent } = await parseArgs(EVENT_ARGS.feed, input, call.args);
   const { query } = await buildQuery(call, values, sent, 1, 1);
   const { limit: _limit, offset: _offset, ...unpaged } = query;
   return feedOf(call, 'events', unpaged, { password: values.password, context: values.context }, call.config.ical.maxEvents, options);
@@ -64,8 +64,7 @@ export async function eventFeed(call: Call, input: Input, options: FeedOptions =
 
 /** `GET /events/{id}.ics` and `/events/by-slug/{slug}.ics`: one event, with the checks of a single read. */
 export async function singleEventFeed(call: Call, input: Input, by: 'id' | 'slug', options: FeedOptions = {}): Promise<EventFeed> {
-  const key: { id: typeof eventPathIdArg } | { slug: typeof eventSlugArg } = by === 'id' ? { id: eventPathIdArg } : { slug: eventSlugArg };
-  const { values } = await parseArgs({ ...key, ...eventReadArgs }, input, call.args);
+  const { values } = await parseArgs(by === 'id' ? EVENT_ARGS.get : EVENT_ARGS.getBySlug, input, call.args);
   const { id = 0, slug = '' }: { id?: number; slug?: string } = values;
   const event = by === 'id' ? await findEventOrFail(call, id) : (await call.storage.events.getBySlug(slug))!;
   const unlock = { password: values.password, context: values.context };

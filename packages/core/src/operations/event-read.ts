@@ -9,7 +9,7 @@ import type { EventQuery, EventSortKey } from '../query/query-types';
 import type { Call } from './call';
 import type { CalendarConfig } from './context';
 import { createPlanCache, type PlanCache } from './plan-cache';
-import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg } from './event-args';
+import { EVENT_ARGS, eventListArgs } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { readEvent, renderEventsJson } from './event-render';
 import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
@@ -89,14 +89,14 @@ async function listEvents(
 
 /** `GET /events/{id}`. */
 export async function getEvent(call: Call, input: Input): Promise<Validated<EventJson>> {
-  const { values } = await parseArgs({ id: eventPathIdArg, ...eventReadArgs }, input, call.args);
+  const { values } = await parseArgs(EVENT_ARGS.get, input, call.args);
   const event = await findEventOrFail(call, values.id!);
   return readable(call, event, values);
 }
 
 /** `GET /events/by-slug/{slug}`. */
 export async function getEventBySlug(call: Call, input: Input): Promise<Validated<EventJson>> {
-  const { values } = await parseArgs({ slug: eventSlugArg, ...eventReadArgs }, input, call.args);
+  const { values } = await parseArgs(EVENT_ARGS.getBySlug, input, call.args);
   const event = (await call.storage.events.getBySlug(values.slug!))!;
   return readable(call, event, values);
 }

@@ -7,12 +7,11 @@ import { CalendarError } from '../errors';
 import { parseArgs } from '../input/args';
 import type { EventRecord, PostKind, PostRecord } from '../model/records';
 import { requirePermission, type Call, type WriteCall } from './call';
-import { eventPathIdArg, eventSlugArg, eventWriteArgs, scopeArg } from './event-args';
+import { EVENT_ARGS } from './event-args';
 import { deleteAnyEvent, insertEvent, updateAnyEvent } from './series-write';
 import { applyEventWrite, blankEvent } from './event-apply';
 import { findEventOrFail } from './event-read';
 import { loadRelated, renderEvent } from './event-render';
-import { passwordArg } from './shared-args';
 import { checkPreconditions, eventValidator, needsValidator, type Validated } from './validators';
 import { runWrite } from './write';
 import type { EventJson } from '../represent/schemas';
@@ -23,7 +22,7 @@ type EventKey = { readonly id?: number; readonly slug?: string };
 
 export async function createEvent(call: Call, input: Input): Promise<Validated<EventJson>> {
   const { event, related } = await runWrite(call, async (c) => {
-    const { values } = await parseArgs(eventWriteArgs('create'), input, c.args);
+    const { values } = await parseArgs(EVENT_ARGS.create, input, c.args);
     requirePermission(c, c.permissions.can('edit_events'));
     const id = await c.storage.sequences.next('post');
     const created = await applyEventWrite(c, blankEvent(id, call.principal?.id ?? 0), values, 'create');
@@ -44,7 +43,7 @@ async function written(c: WriteCall, event: EventRecord) {
 /** POST/PUT (`replace`) or PATCH (`patch`) on `/events/{id}` or `/events/by-slug/{slug}`. */
 export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'patch', by: 'id' | 'slug'): Promise<Validated<EventJson>> {
   const { event, related } = await runWrite(call, async (c) => {
-    const { values } = await parseArgs(eventUpdateArgs(mode, by), input, c.args);
+    const { values } = await parseArgs(EVENT_ARGS[mode === 'replace' ? (by === 'id' ? 'update' : 'updateBySlug') : (by === 'id' ? 'patch' : 'patchBySlug')], input, c.args);
     const current = await authorizeOnEvent(c, values, 'edit', by);
     await checkEventPreconditions(c, current);
     return written(c, await updateAnyEvent(c, current, values, mode));
@@ -52,20 +51,9 @@ export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'p
   return renderEvent(call, event, {}, related);
 }
 
-/**
- * The arguments of an update route. On by-slug routes `slug` names the event (the path
- * parameter, validated to exist), so the event's own `slug` field is not settable there.
- */
-export function eventUpdateArgs(mode: 'replace' | 'patch', by: 'id' | 'slug') {
-  const { slug, ...fields } = eventWriteArgs(mode);
-  return by === 'id' ? { id: eventPathIdArg, password: passwordArg, slug, ...fields, scope: scopeArg } : { ...fields, slug: eventSlugArg, scope: scopeArg };
-}
-
 /** DELETE: moves the event to the trash; 410 when it already is there. */
 export async function deleteEvent(call: Call, input: Input, by: 'id' | 'slug'): Promise<Validated<EventJson>> {
-  const key: { id: typeof eventPathIdArg; scope: typeof scopeArg } | { slug: typeof eventSlugArg; scope: typeof scopeArg } = by === 'id'
-    ? { id: eventPathIdArg, scope: scopeArg }
-    : { slug: eventSlugArg, scope: scopeArg };
+  const key: typeof EVENT_ARGS.delete | typeof EVENT_ARGS.deleteBySlug = by === 'id' ? EVENT_ARGS.delete : EVENT_ARGS.deleteBySlug;
   const trashed = await runWrite(call, async (c) => {
     const { values } = await parseArgs(key, input, c.args);
     const event = await authorizeOnEvent(c, values, 'delete', by);

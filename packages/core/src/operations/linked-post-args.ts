@@ -1,9 +1,8 @@
 // Arguments of the venue and organizer routes (interface.md; behaviour reference: "GET /venues and
 // GET /organizers", "Venue and organizer create", "Venue and organizer update and delete").
 import { INVALID_PARAMETER } from '../errors';
-import * as v from 'valibot';
 import { arg, type ArgSpec } from '../input/args';
-import { anyString, nonEmptyString, positiveInt, truthy, urlOrEmpty } from '../input/wire-schemas';
+import { anyString, degrees, nonEmptyString, positiveInt, truthy, urlOrEmpty } from '../input/wire-schemas';
 import type { LinkedPostKind } from '../query/linked-post-engine';
 import {
   authorArg, contextArg, dateArg, imageArg, modifiedArgs, pageArg, passwordArg, perPageArg, writeStatusArg,
@@ -18,8 +17,8 @@ export const META_FIELDS = {
 } as const satisfies Record<LinkedPostKind, readonly string[]>;
 
 const text = (description: string) => arg({ schema: anyString, description, type: 'string' });
-const latitude = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\s*[+-]?\d+(\.\d+)?\s*$/))]), v.transform(Number), v.number(), v.minValue(-90), v.maxValue(90));
-const longitude = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\s*[+-]?\d+(\.\d+)?\s*$/))]), v.transform(Number), v.number(), v.minValue(-180), v.maxValue(180));
+const latitude = degrees(90);
+const longitude = degrees(180);
 
 /** Create (name required) or update (nothing required) arguments of a venue or organizer. */
 export function linkedPostWriteArgs(kind: 'venue', mode: 'create' | 'update'): VenueWriteArgs;
@@ -117,3 +116,23 @@ export function linkedPostSlugArg(kind: LinkedPostKind) {
 }
 
 export const readArgs = { password: passwordArg, context: contextArg };
+
+function linkedPostArgSets<K extends LinkedPostKind>(kind: K) {
+  const id = { id: linkedPostIdArg(kind) };
+  const slug = { slug: linkedPostSlugArg(kind) };
+  const update = linkedPostWriteArgs(kind, 'update');
+  return {
+    list: linkedPostListArgs(kind),
+    create: linkedPostWriteArgs(kind, 'create'),
+    get: { ...id, ...readArgs },
+    getBySlug: { ...slug, ...readArgs },
+    /** POST, PUT and PATCH take the same arguments (they differ in what an absent one means). */
+    update: { ...id, ...update },
+    updateBySlug: { ...slug, ...update },
+    delete: id,
+    deleteBySlug: slug,
+  };
+}
+
+/** The arguments of each venue and organizer operation: what it parses, and what @evcal/http documents. */
+export const LINKED_POST_ARGS = { venue: linkedPostArgSets('venue'), organizer: linkedPostArgSets('organizer') };

@@ -17,9 +17,7 @@ import { resolveZone } from '../time/zone';
 import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
 import type { CalendarConfig } from './context';
 import { createPlanCache, type PlanCache } from './plan-cache';
-import {
-  linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, linkedPostWriteArgs, readArgs, type OrganizerWriteArgs, type VenueWriteArgs,
-} from './linked-post-args';
+import { LINKED_POST_ARGS, type OrganizerWriteArgs, type VenueWriteArgs } from './linked-post-args';
 import { listKeys, listLinks, listResult, parseList, planWithCache, readList, listViewKey, pageOffset, listFields, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { instantOf } from '../time/validity';
 import { remember } from './event-render';
@@ -72,22 +70,17 @@ export function linkedPostOperations(kind: 'venue', config: CalendarConfig): Lin
 export function linkedPostOperations(kind: 'organizer', config: CalendarConfig): LinkedPostOperations<OrganizerJson, OrganizerListJson, OrganizerWriteInput>;
 /** One implementation for both kinds; the overloads above say which representation each kind's operations give. */
 export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfig): LinkedPostOperations {
-  const listArgs = linkedPostListArgs(kind);
-  const createArgs = linkedPostWriteArgs(kind, 'create');
-  const updateArgs = linkedPostWriteArgs(kind, 'update');
-  const byId = { id: linkedPostIdArg(kind) };
-  const bySlug = { slug: linkedPostSlugArg(kind) };
-
-  type Key = typeof byId | typeof bySlug;
+  const args = LINKED_POST_ARGS[kind];
+  const listArgs = args.list;
   /** The record the parsed path parameter names (validation made sure it exists). */
   const locate = async (call: Call, key: PostKey): Promise<LinkedRecord> => {
     const coll = collection(call);
     return (key.id !== undefined ? await coll.get(key.id) : await coll.getBySlug(key.slug ?? ''))!;
   };
 
-  const read = async (specs: Key, input: Input, ctx?: CallContext) => {
+  const read = async (specs: typeof args.get | typeof args.getBySlug, input: Input, ctx?: CallContext) => {
     const call = await startCall(config, ctx);
-    const { values } = await parseArgs({ ...specs, ...readArgs }, input, call.args);
+    const { values } = await parseArgs(specs, input, call.args);
     const post = await locate(call, values);
     if (!call.permissions.canRead(kind, post)) {
       throw new CalendarError(`${kind}_not_accessible`, kind === 'venue' ? msg('The requested venue is not accessible') : msg('The requested organizer is not accessible'));
@@ -97,10 +90,10 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
     return withValidator(unlocked ? body : redactProtected(body), linkedPostValidator(kind, post));
   };
 
-  const write = async (specs: Key, input: Input, ctx: CallContext | undefined, mode: 'replace' | 'patch') => {
+  const write = async (specs: typeof args.update | typeof args.updateBySlug, input: Input, ctx: CallContext | undefined, mode: 'replace' | 'patch') => {
     const call = await startCall(config, ctx);
     const next = await runWrite(call, async (c) => {
-      const { values } = await parseArgs({ ...specs, ...updateArgs }, input, c.args);
+      const { values } = await parseArgs(specs, input, c.args);
       const post = await locate(c, values);
       requirePermission(c, c.permissions.canEdit(kind, post));
       checkPreconditions(c.preconditions, () => linkedPostValidator(kind, post));
@@ -111,7 +104,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
     return withValidator(render(call, next), linkedPostValidator(kind, next));
   };
 
-  const remove = async (specs: Key, input: Input, ctx?: CallContext) => {
+  const remove = async (specs: typeof args.delete | typeof args.deleteBySlug, input: Input, ctx?: CallContext) => {
     const call = await startCall(config, ctx);
     const trashed = await runWrite(call, async (c) => {
       const { values } = await parseArgs(specs, input, c.args);
@@ -177,23 +170,23 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
   return {
     planList,
     list: async (input = {}, ctx) => (await planList(input, ctx)).run(),
-    get: (input, ctx) => read(byId, input, ctx),
-    getBySlug: (input, ctx) => read(bySlug, input, ctx),
+    get: (input, ctx) => read(args.get, input, ctx),
+    getBySlug: (input, ctx) => read(args.getBySlug, input, ctx),
     async create(input, ctx) {
       const call = await startCall(config, ctx);
       const post = await runWrite(call, async (c) => {
-        const { values } = await parseArgs(createArgs, input, c.args);
+        const { values } = await parseArgs(args.create, input, c.args);
         requirePermission(c, c.permissions.can(`edit_${kind}s`));
         return (await collection(c).get(await createOrReuse(c, kind, values)))!;
       });
       return withValidator(render(call, post), linkedPostValidator(kind, post));
     },
-    update: (input, ctx) => write(byId, input, ctx, 'replace'),
-    updateBySlug: (input, ctx) => write(bySlug, input, ctx, 'replace'),
-    patch: (input, ctx) => write(byId, input, ctx, 'patch'),
-    patchBySlug: (input, ctx) => write(bySlug, input, ctx, 'patch'),
-    delete: (input, ctx) => remove(byId, input, ctx),
-    deleteBySlug: (input, ctx) => remove(bySlug, input, ctx),
+    update: (input, ctx) => write(args.update, input, ctx, 'replace'),
+    updateBySlug: (input, ctx) => write(args.updateBySlug, input, ctx, 'replace'),
+    patch: (input, ctx) => write(args.update, input, ctx, 'patch'),
+    patchBySlug: (input, ctx) => write(args.updateBySlug, input, ctx, 'patch'),
+    delete: (input, ctx) => remove(args.delete, input, ctx),
+    deleteBySlug: (input, ctx) => remove(args.deleteBySlug, input, ctx),
   };
 
   function collection(call: Call): LinkedPostCollection<LinkedRecord> {
@@ -260,7 +253,7 @@ export function newLinkedPost(call: WriteCall, kind: LinkedPostKind, id: number,
 
 // ---- helpers ----
 
-function listQuery(call: Call, values: ArgValues<ReturnType<typeof linkedPostListArgs>>, visible: Visibility, page: number, perPage: number): LinkedPostQuery {
+function listQuery(call: Call, values: ArgValues<(typeof LINKED_POST_ARGS)[LinkedPostKind]['list']>, visible: Visibility, page: number, perPage: number): LinkedPostQuery {
   // Events count only when the caller could see them in lists: editors see others' unpublished events.
   const seesOthersEvents = call.permissions.can('edit_others_events');
   const search = values.search === undefined ? undefined : fragmentWords(values.search);

@@ -3,7 +3,7 @@
 import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
 import { arg, type ArgContext } from '../input/args';
-import { positiveInt, timeValue } from '../input/wire-schemas';
+import { oneOf, positiveInt, timeValue } from '../input/wire-schemas';
 import { WRITABLE_STATUSES, type ImageRecord } from '../model/records';
 import type { InstantRange } from '../query/query-types';
 import { readingValidity, strictInstant } from '../time/interpret';
@@ -19,7 +19,7 @@ export const authorArg = arg({
 export const dateArg = (description: string) => arg({ schema: timeValue, description });
 
 export const writeStatusArg = arg({
-  schema: v.picklist(WRITABLE_STATUSES),
+  schema: oneOf(WRITABLE_STATUSES),
   description: 'The post status: publish, future, draft, pending or private',
 });
 
@@ -69,7 +69,7 @@ export function modifiedRange(call: Call, values: { modified_after?: unknown; mo
 
 export const passwordArg = arg({ schema: v.string(), description: 'The password of a password-protected item' });
 
-export const contextArg = arg({ schema: v.picklist(['view', 'edit', 'embed']), description: 'The scope of the request: view, edit or embed' });
+export const contextArg = arg({ schema: oneOf(['view', 'edit', 'embed']), description: 'The scope of the request: view, edit or embed' });
 
 /**
  * The image an `image` value names, through the calendar's image provider. URLs need the

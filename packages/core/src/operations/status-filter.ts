@@ -2,9 +2,8 @@
 import { INVALID_PARAMETER } from '../errors';
 import type { PostKindPlural } from '../auth/capabilities';
 import type { Permissions } from '../auth/capabilities';
-import * as v from 'valibot';
 import { arg } from '../input/args';
-import { stringList } from '../input/wire-schemas';
+import { enumList } from '../input/wire-schemas';
 import { POST_STATUSES, type PostKind, type PostStatus } from '../model/records';
 import type { OwnedBy } from '../query/query-types';
 
@@ -21,7 +20,7 @@ export function statusFilterArg(kind: PostKind) {
   return arg({
     // Only registered statuses pass; the validation then refuses an empty list, and any but
     // `publish` from callers who cannot edit the kind (the same message either way).
-    schema: v.pipe(stringList, v.array(v.picklist(POST_STATUSES))),
+    schema: enumList(POST_STATUSES, true),
     description: 'The post status(es) to return, as a list or comma-separated string',
     validate: (statuses, ctx) => {
       if (statuses.length === 0) return INVALID_PARAMETER;

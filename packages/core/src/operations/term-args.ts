@@ -3,7 +3,8 @@
 import { INVALID_PARAMETER } from '../errors';
 import * as v from 'valibot';
 import { arg, type ArgContext, type ArgSpecs } from '../input/args';
-import { anyString, MAX_TERM_NAME, nonEmptyString, positiveInt, termRefList, wpBoolean } from '../input/wire-schemas';
+import { anyString, MAX_TERM_NAME, nonEmptyString, positiveInt, termRefList, textOfLength, withRule, wpBoolean } from '../input/wire-schemas';
+import { msg } from '../messages';
 import type { Taxonomy } from '../model/records';
 import { eventIdArg } from './event-ref-args';
 import { modifiedArgs, pageArg, perPageArg } from './shared-args';
@@ -36,7 +37,7 @@ function existingTerms(taxonomy: Taxonomy, description: string) {
 
 /** A category parent: 0 (top level) or an existing category. */
 const parentArg = arg({
-  schema: v.union([v.literal(0), v.literal('0'), positiveInt]),
+  schema: withRule(v.union([v.literal(0), v.literal('0'), positiveInt]), msg('{param} must be 0 (no parent) or the ID of a category.')),
   description: 'The parent category ID (0 for top level)',
   type: 'integer',
   validate: async (id, ctx) => (Number(id) === 0 || (await ctx.storage.categories.get(Number(id))) ? undefined : INVALID_PARAMETER),
@@ -64,9 +65,23 @@ export function termListArgs(taxonomy: Taxonomy) {
 /** Create (name required) and update (nothing required) of a term. */
 export function termWriteArgs(taxonomy: Taxonomy, create: boolean) {
   return {
-    name: arg({ schema: v.pipe(nonEmptyString, v.maxLength(MAX_TERM_NAME)), required: create, description: `The ${noun(taxonomy)} name (at most ${MAX_TERM_NAME} characters)`, type: 'string' }),
+    name: arg({ schema: textOfLength(1, MAX_TERM_NAME), required: create, description: `The ${noun(taxonomy)} name (at most ${MAX_TERM_NAME} characters)`, type: 'string' }),
     description: arg({ schema: anyString, description: `The ${noun(taxonomy)} description`, type: 'string' }),
     slug: arg({ schema: nonEmptyString, description: `The ${noun(taxonomy)} slug`, type: 'string' }),
-    parent: taxonomy === 'category' ? parentArg : arg({ schema: v.unknown(), description: 'Not supported: tags have no parent' }),
+    parent: taxonomy === 'category' ? parentArg : arg({ schema: v.pipe(v.unknown(), v.metadata({ not: {} })), description: 'Not supported: tags have no parent' }),
   } satisfies ArgSpecs;
 }
+
+function termArgSets(taxonomy: Taxonomy) {
+  const id = { id: termIdArg(taxonomy) };
+  return {
+    list: termListArgs(taxonomy),
+    create: termWriteArgs(taxonomy, true),
+    get: id,
+    update: { ...id, ...termWriteArgs(taxonomy, false) },
+    delete: id,
+  };
+}
+
+/** The arguments of each category and tag operation: what it parses, and what @evcal/http documents. */
+export const TERM_ARGS = { category: termArgSets('category'), tag: termArgSets('tag') };

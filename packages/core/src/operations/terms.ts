@@ -14,7 +14,7 @@ import { startCall, requirePermission, type Call, type CallContext, type WriteCa
 import type { CalendarConfig } from './context';
 import { createPlanCache, type PlanCache } from './plan-cache';
 import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
-import { termIdArg, termListArgs, termWriteArgs } from './term-args';
+import { TERM_ARGS } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
 import { modifiedRange, modifiedValidity } from './shared-args';
 import { checkPreconditions, termValidator, withValidator, type Validated } from './validators';
@@ -37,19 +37,19 @@ export interface TermOperations<L extends object = Record<string, unknown>> {
   delete(input: TermGetInput, ctx?: CallContext): Promise<Validated<TermJson>>;
 }
 
-const ORDERBY: Record<string, TermSortField> = {
+/** The orderby values read (others sort by name); a Map, so that `constructor` or `__proto__` is no key. */
+const ORDERBY: ReadonlyMap<string, TermSortField> = new Map(Object.entries({
   name: 'name', id: 'id', term_id: 'id', slug: 'slug', count: 'count', description: 'description',
   parent: 'parent', include: 'include', term_group: 'name', taxonomy: 'name', term_taxonomy_id: 'id', include_slugs: 'include', none: 'id',
-};
+} as const satisfies Record<string, TermSortField>));
 
 export function termOperations(taxonomy: 'category', config: CalendarConfig): TermOperations<CategoryListJson>;
 export function termOperations(taxonomy: 'tag', config: CalendarConfig): TermOperations<TagListJson>;
 /** One implementation for both taxonomies; the overloads above say which list each one's operations give. */
 export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): TermOperations<CategoryListJson | TagListJson> {
   const hierarchical = taxonomy === 'category';
-  const idArg = termIdArg(taxonomy);
-  const listArgs = termListArgs(taxonomy);
-  const writeArgs = (create: boolean) => termWriteArgs(taxonomy, create);
+  const args = TERM_ARGS[taxonomy];
+  const listArgs = args.list;
 
   const count = async (call: Call, id: number) => (await call.storage.events.countByTerm(taxonomy, [id], ['publish'])).get(id) ?? 0;
   const validator = async (call: Call, term: TermRecord) => termValidator(taxonomy, term, await count(call, term.id));
@@ -79,7 +79,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     const exclude = await resolve(values.exclude);
     const eventId = values.event ?? values.post;
     const direction = values.order === undefined || /^asc$/i.test(values.order) ? 'asc' : 'desc';
-    const field = ORDERBY[(values.orderby ?? 'name').toLowerCase()] ?? 'name';
+    const field = ORDERBY.get((values.orderby ?? 'name').toLowerCase()) ?? 'name';
     const query: TermQuery = {
       ...(include ? { ids: include } : {}),
       ...(exclude ? { excludeIds: exclude } : {}),
@@ -136,14 +136,14 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
 
     async get(input, ctx) {
       const call = await startCall(config, ctx);
-      const { values } = await parseArgs({ id: idArg }, input, call.args);
+      const { values } = await parseArgs(args.get, input, call.args);
       return render(call, (await termCollection(call.storage, taxonomy).get(values.id!))!);
     },
 
     async create(input, ctx) {
       const call = await startCall(config, ctx);
       const term = await runWrite(call, async (c) => {
-        const { values } = await parseArgs(writeArgs(true), input, c.args);
+        const { values } = await parseArgs(args.create, input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));
         if (!hierarchical && values.parent !== undefined) {
           throw new CalendarError('taxonomy_not_hierarchical', msg('Cannot set parent term, taxonomy is not hierarchical.'));
@@ -169,7 +169,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     async update(input, ctx) {
       const call = await startCall(config, ctx);
       const term = await runWrite(call, async (c) => {
-        const { values } = await parseArgs({ id: idArg, ...writeArgs(false) }, input, c.args);
+        const { values } = await parseArgs(args.update, input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));
         if (!hierarchical && values.parent !== undefined) {
           throw new CalendarError('taxonomy_not_hierarchical', msg('Cannot set parent term, taxonomy is not hierarchical.'));
@@ -209,7 +209,7 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
     async delete(input, ctx) {
       const call = await startCall(config, ctx);
       return runWrite(call, async (c) => {
-        const { values } = await parseArgs({ id: idArg }, input, c.args);
+        const { values } = await parseArgs(args.delete, input, c.args);
         requirePermission(c, canManageTerms(c, taxonomy));
         const terms = termCollection(c.storage, taxonomy);
         const term = (await terms.get(values.id!))!;

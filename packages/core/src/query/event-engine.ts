@@ -12,20 +12,6 @@ export interface EventQueryContext {
   venue(id: number): VenueRecord | undefined;
 }
 
-/**
- * The keys of an EventQuery that select events, all of them tested by matchesEventQuery. Each
- * narrows what matches, except `ownedBy`, which widens `statuses` (the caller's own posts). An
- * index over events can take the keys it knows how to answer and leave the rest to
- * matchesEventQuery; a key added to EventQuery must be added here (checked below).
- */
-export const EVENT_QUERY_FILTERS = [
-  'records', 'statuses', 'ownedBy', 'excludeHidden', 'ids', 'start', 'end', 'search', 'categoryIds', 'tagIds', 'venueIds', 'organizerIds',
-  'featured', 'parentId', 'ticketed', 'geo', 'modified',
-] as const satisfies readonly (keyof EventQuery)[];
-// Every key of EventQuery is a filter, or paging and sort.
-const everyKeyListed: Exclude<keyof EventQuery, (typeof EVENT_QUERY_FILTERS)[number] | 'sort' | 'limit' | 'offset'> extends never ? true : never = true;
-void everyKeyListed;
-
 /** Whether an event satisfies every filter of the query (paging and sort aside). */
 export function matchesEventQuery(event: EventRecord, query: EventQuery, ctx: EventQueryContext): boolean {
   if (!recordsMatch(event, query.records)) return false;
@@ -56,11 +42,25 @@ export function compareEvents(a: EventRecord, b: EventRecord, sort: readonly Eve
   return 0;
 }
 
+/**
+ * `compareEvents` for one sort, as one function: the local start order of lists (the default
+ * sort, either way) compared without going through the keys.
+ */
+export function eventComparator(sort: readonly EventSortKey[], ctx: EventQueryContext, geo?: GeoFilter): (a: EventRecord, b: EventRecord) => number {
+  const [first, second] = sort;
+  if (sort.length === 2 && first?.field === 'startLocal' && second?.field === 'id') {
+    const s = first.direction === 'asc' ? 1 : -1;
+    const t = second.direction === 'asc' ? 1 : -1;
+    return (a, b) => (a.startLocal < b.startLocal ? -s : a.startLocal > b.startLocal ? s : t * (a.id - b.id));
+  }
+  return (a, b) => compareEvents(a, b, sort, ctx, geo);
+}
+
 /** One page of the events matching the query, and the number matching over all pages. */
 export function runEventQuery(events: Iterable<EventRecord>, query: EventQuery, ctx: EventQueryContext): Page<EventRecord> {
   const matching: EventRecord[] = [];
   for (const e of events) if (matchesEventQuery(e, query, ctx)) matching.push(e);
-  matching.sort((a, b) => compareEvents(a, b, query.sort, ctx, query.geo));
+  matching.sort(eventComparator(query.sort, ctx, query.geo));
   return { items: paginate(matching, query), total: matching.length };
 }
 
@@ -98,6 +98,27 @@ export function paginate<T>(sorted: readonly T[], paging: { readonly limit?: num
 /** The folded texts an event search looks in. */
 export function searchableTexts(event: EventRecord): string[] {
   return [foldText(event.title), foldText(event.description), foldText(event.excerpt)];
+}
+
+/** Separates the texts in `eventSearchText`; no folded word a search makes of a query string holds it. */
+export const SEARCH_TEXT_SEPARATOR = '\u0000';
+
+/** An event's searchable texts, folded and joined in one string: what an index keeps per event for `searchTextMatches`. */
+export function eventSearchText(event: EventRecord): string {
+  return searchableTexts(event).join(SEARCH_TEXT_SEPARATOR);
+}
+
+/**
+ * The search condition of `matchesEventQuery` over the event's kept `eventSearchText`: every
+ * word occurs in one of its texts. A word holding the separator could span two texts in the
+ * joined string: it is looked for text by text.
+ */
+export function searchTextMatches(words: readonly string[], text: string, event: EventRecord): boolean {
+  for (const w of words) {
+    const found = w.includes(SEARCH_TEXT_SEPARATOR) ? searchableTexts(event).some((t) => t.includes(w)) : text.includes(w);
+    if (!found) return false;
+  }
+  return true;
 }
 
 /** Whether an event is of the records a query reads: a series is stored, an occurrence listed. */

@@ -1,0 +1,17 @@
+// The arguments of `GET /changes` (docs/sync.md): what the operation parses and what
+// @evcal/http documents (operations/operation-declarations.ts).
+import { arg, type ArgSpecs } from '../input/args';
+import { nonEmptyString, positiveInt } from '../input/wire-schemas';
+
+/** The most changes one page reads. */
+export const MAX_CHANGES_PER_PAGE = 500;
+
+export const CHANGES_ARGS = {
+  since: arg({
+    schema: nonEmptyString,
+    description: 'The next_token of your last call; without it the answer is a token for now (list everything first)',
+    type: 'string',
+  }),
+  per_page: arg({ schema: positiveInt, default: 100, description: `The most changes to read (at most ${MAX_CHANGES_PER_PAGE})`, type: 'integer' }),
+} satisfies ArgSpecs;
+
