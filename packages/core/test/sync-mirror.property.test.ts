@@ -264,4 +264,22 @@ describe('a copy kept through /changes', () => {
     expect(applied.occurrences).toBeGreaterThan(30);
     expect(applied.removedOccurrences).toBeGreaterThan(10);
   }, 120_000);
+
+  it('names a venue again in the events linking it when the venue is published again (fast-check seed -938037717)', async () => {
+    clock = NOW;
+    const calendar = makeCalendar({ now: () => clock, changes: { retentionDays: 3650 } });
+    await calendar.events.create({ title: 'Seed', start_date: '2027-01-01 10:00:00', end_date: '2027-01-01 11:00:00', categories: ['Cat 0'], venue: { venue: 'Seed hall' } }, as(admin));
+    const mirrors = [await startMirror(calendar, anon)];
+    // The venue goes draft: anonymous readers see the event without it, and the reader copies that.
+    const ops: Op[] = [
+      { kind: 'patchVenue', pick: 0, status: 'draft', city: 0 },
+      { kind: 'patchEvent', pick: 0, title: 0 },
+      { kind: 'read', reader: 0, perPage: 2 },
+      // Published again: no field of the event changes, but what an anonymous reader sees of it does.
+      { kind: 'patchVenue', pick: 0, status: 'publish', city: 0 },
+    ];
+    for (const o of ops) await apply(calendar, o, mirrors);
+    while (await step(calendar, mirrors[0]!, 3));
+    await expectMirrorEqualsLists(calendar, mirrors[0]!, 'anonymous');
+  });
 });

@@ -5,7 +5,7 @@
 // commits (so a change, its entry and its deliveries land together or not at all). After the
 // commit the entries are told to the calendar's listeners. Every write core makes goes through
 // here: operations, scheduled publishing, imports and migrations.
-import type { EventRecord, OrganizerRecord, PostRecord, PostStatus, Taxonomy, TermRecord, VenueRecord } from '../model/records';
+import { POST_STATUSES, type EventRecord, type OrganizerRecord, type PostRecord, type PostStatus, type Taxonomy, type TermRecord, type VenueRecord } from '../model/records';
 import type { ChangeAction, ChangeEntry, ChangeKind, PostState, WebhookDelivery } from '../storage/change-store';
 import type { EventCollection, LinkedPostCollection, Storage, StorageTransaction, TermCollection } from '../storage/storage';
 import { changeEnvelope, eventType } from './change-envelope';
@@ -79,7 +79,11 @@ interface Touched {
   after: AnyRecord | null;
   /** Changed by `unlink`: the state after is read back before the entry is written. */
   reload: boolean;
-  /** Changed by `unlink` alone: its state before was its state after but for the link (status and author alike). */
+  /**
+   * Changed by `unlink` alone (its state before was its state after but for the link: status
+   * and author alike), or by nothing but a linked venue's or organizer's visibility: either way
+   * no term's count moved with it.
+   */
   unlinkedOnly: boolean;
 }
 
@@ -121,6 +125,7 @@ class TransactionRecorder {
   async flush(now: number): Promise<ChangeEntry[]> {
     if (this.touched.size === 0) return [];
     await this.reload();
+    await this.touchLinkingEvents();
     const changes: Array<PendingChange | EventChange> = [];
     for (const t of this.touched.values()) {
       const action = actionOf(t);
@@ -184,6 +189,34 @@ class TransactionRecorder {
       }
     }
     if (deliveries.length) await this.tx.webhooks.enqueue(deliveries);
+  }
+
+  /**
+   * An event's representation names its venues and organizers as its reader may see them: when
+   * one's visibility moved (its status, author or password), the events linking it changed for
+   * some readers, though not one of their fields did. They are recorded as changed, so that a
+   * reader following the feed reads them again (a venue published again is named again).
+   */
+  private async touchLinkingEvents(): Promise<void> {
+    const moved = { venueIds: [] as number[], organizerIds: [] as number[] };
+    for (const t of this.touched.values()) {
+      if ((t.kind !== 'venue' && t.kind !== 'organizer') || !t.before || !t.after) continue;
+      const [before, after] = [t.before as PostRecord, t.after as PostRecord];
+      if (before.status === after.status && before.authorId === after.authorId && before.password === after.password) continue;
+      (t.kind === 'venue' ? moved.venueIds : moved.organizerIds).push(t.id);
+    }
+    for (const [filter, ids] of Object.entries(moved) as ['venueIds' | 'organizerIds', number[]][]) {
+      if (ids.length === 0) continue;
+      for (const records of ['listed', 'series'] as const) {
+        const { items } = await this.tx.events.list({
+          records, statuses: POST_STATUSES, excludeHidden: false, [filter]: ids, sort: [{ field: 'id', direction: 'asc' }],
+        });
+        for (const event of items) {
+          if (this.touched.has(`event:${event.id}`)) continue;
+          this.touched.set(`event:${event.id}`, { kind: 'event', id: event.id, before: event, after: event, reload: false, unlinkedOnly: true });
+        }
+      }
+    }
   }
 
   /** The terms of `taxonomy` whose count of published events the transaction changed. */
