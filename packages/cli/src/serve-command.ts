@@ -8,7 +8,9 @@ import type { DemoAdministrator } from './demo-account';
 import { demoDataset } from './demo-dataset';
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger';
 import { argSpec, ConfigError, resolveOptions, SERVE_OPTIONS, type ResolvedOptions, type ServeOptionName } from './options';
-import { parseUser, serve, type ServeUser } from './serve';
+import { serve } from './serve';
+import type { ServeUser } from './serve-options';
+import { parseUser } from './serve-users';
 import { DEFAULT_STORAGE, redact } from './storage-url';
 
 export async function runServe(args: readonly string[], help: string): Promise<number> {

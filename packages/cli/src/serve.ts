@@ -1,142 +1,32 @@
 // `evcal serve`: the calendar over HTTP as a standalone server, with what operators need
 // around it: accounts from the storage, /healthz and /readyz, an access log with request ids,
-// and a graceful stop.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// and a graceful stop. Composed here from its parts: the options' types (serve-options.ts), the
+// node server's timeouts and stop (node-server.ts), the read replicas (open-replicas.ts,
+// read-routing.ts), the logging of storage faults (storage-fault-log.ts).
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
+import { createAccounts, createCalendar, createWebhookDispatcher, describeNextAttempt, formatWall, instantToWall, isStorageFault, type WebhookDispatcher } from '@evcal/core';
 import {
-  createAccounts, createCalendar, createWebhookDispatcher, DEFAULT_ROLES, describeNextAttempt, formatWall, instantToWall, isStorageFault, MAX_ID,
-  type Principal, type Storage, type WebhookDispatcher,
-} from '@evcal/core';
-import {
-  accountCredentials, anonymousWithoutAuthorization, createFetchHandler, createLanguageHandler, createWebhookSender, fetchHandlerOf, lookupAddresses,
-  memoryCredentialFailureLimit, memoryRateLimit, weakSecret,
-  type Authenticate, type FetchHandlerOptions, type HandlerRequest,
+  accountCredentials, createFetchHandler, createLanguageHandler, createWebhookSender, fetchHandlerOf, lookupAddresses,
+  memoryCredentialFailureLimit, memoryRateLimit, type FetchHandlerOptions,
 } from '@evcal/http';
-import { incomingMessageOf, toNodeHandler } from '@evcal/http/node';
+import { toNodeHandler } from '@evcal/http/node';
 import { asBulkLoad } from './bulk-load';
-import { requestContextOf, requestIdHeader, withAccessLog, type RequestContext } from './access-log';
-import { ensureDemoAdministrator, type DemoAdministrator } from './demo-account';
+import { requestIdHeader, withAccessLog } from './access-log';
+import { ensureDemoAdministrator } from './demo-account';
 import { healthRoutes } from './health';
-import { createLogger, errorFields, type Logger } from './logger';
-import { DEFAULT_STORAGE, isPostgresUrl, openReplica, openStorage, redact, schemaOf, StorageUrlError } from './storage-url';
+import { createLogger, errorFields } from './logger';
+import { createNodeServer, listen, stopServer } from './node-server';
+import { openReplicas } from './open-replicas';
+import { DEFAULT_STORAGE, isPostgresUrl, openStorage, StorageUrlError } from './storage-url';
 import { noteCommit, readRouter, routedStorage, WEB_ANSWERS, WIRE_ANSWERS } from './read-routing';
-import { replicaSet, type ReplicaSet } from './replica-set';
+import type { ReplicaSet } from './replica-set';
+import { contextOf, noteUser } from './request-user';
+import type { RunningServer, ServeOptions } from './serve-options';
+import { principalOf } from './serve-users';
+import { backgroundErrors, causeOf, STORAGE_FAULT_LOG } from './storage-fault-log';
 import { createSitePages, isSitePath } from './web/site-pages';
-
-export interface ServeOptions {
-  /** @default '127.0.0.1' */
-  readonly host?: string;
-  /** 0 picks a free port. @default 8080 */
-  readonly port?: number;
-  /** A storage URL: `memory`, `json:<file>`, `sqlite:<file>`, `postgres://…`. @default 'sqlite:./data/evcal.db' */
-  readonly storage?: string;
-  /** The site time zone. @default 'UTC' */
-  readonly timezone?: string;
-  /** Fixed bearer-token users (tests and demos), besides the accounts kept in the storage. */
-  readonly users?: readonly ServeUser[];
-  /** A dataset file loaded before listening. */
-  readonly seed?: string;
-  /** A dataset object loaded before listening (after `seed`) when the calendar is still empty. */
-  readonly dataset?: unknown;
-  /**
-   * When the storage has no administrator, make one (`admin`) with a bearer token, kept in the
-   * storage like any account; `RunningServer.demoAdministrator` tells who it is, and the token
-   * when it was made by this start (`--demo`). @default false
-   */
-  readonly demoAdministrator?: boolean;
-  readonly defaultPerPage?: number;
-  readonly maxPerPage?: number;
-  /** Freeze the clock at this instant. */
-  readonly now?: Date;
-  /** Origins allowed to call the API from a browser (`'*'` for any). @default none: CORS off */
-  readonly corsOrigins?: readonly string[];
-  /** Requests per minute allowed per client (user, else address). @default unlimited */
-  readonly rateLimit?: number;
-  /**
-   * Languages served: the first at `/cal/events/v1`, each at `/<language>/cal/events/v1`.
-   * @default ['en'], without language addresses
-   */
-  readonly languages?: readonly string[];
-  /** Refuse changes to existing records without `If-Match` (428). @default false */
-  readonly requireIfMatch?: boolean;
-  /** Where the API is mounted, before the namespace (`/wp-json` for the reference's layout). @default '' */
-  readonly basePath?: string;
-  /** The namespace of the routes (`tribe/events/v1` for the reference's layout). @default 'cal/events/v1' */
-  readonly namespace?: string;
-  /** Behind one reverse proxy: client addresses and URLs from its X-Forwarded-* headers. @default false */
-  readonly trustProxy?: boolean;
-  /**
-   * The public origin (`https://cal.example.org`): every URL the server writes (API links,
-   * pages, canonical addresses, the sitemap, feeds) is built on it, whatever the request's
-   * Host (or X-Forwarded-*) says. @default the origin each request names
-   */
-  readonly siteUrl?: string;
-  /** Where logs go (JSON lines). @default a logger at level info on stdout (asynchronous: logger.ts) */
-  readonly logger?: Logger;
-  /** How long requests in flight may take to finish once the server is asked to stop. @default 10000 */
-  readonly shutdownTimeoutMs?: number;
-  /** Days the change log keeps entries and tombstones (docs/sync.md). @default 30 */
-  readonly changeRetentionDays?: number;
-  /** Seconds the answer of a write sent with an Idempotency-Key is kept (docs/http.md, "Retries"). @default 86400 */
-  readonly idempotencyTtlSeconds?: number;
-  /** Webhook delivery (docs/webhooks.md): the server sends what the outbox holds. */
-  readonly webhooks?: ServeWebhookOptions;
-  /** How long a slow or idle client may hold a connection. */
-  readonly timeouts?: ServeTimeouts;
-  /**
-   * PostgreSQL hot standbys of the storage (`postgres://` URLs; their schema is the storage's
-   * unless they name one) that anonymous reads go to while within `replicaMaxLagMs` (read-routing.ts).
-   * @default none
-   */
-  readonly readReplicas?: readonly string[];
-  /** How far behind the primary a replica may be and still be read. @default 5000 */
-  readonly replicaMaxLagMs?: number;
-}
-
-/**
- * Bounds on what a client may take of a connection, so that a slow or idle one cannot hold a
- * socket for minutes (node's own defaults: 60 s for headers, 300 s for a request, no idle limit).
- */
-export interface ServeTimeouts {
-  /** Until the request's headers have arrived; then 408 and closed. @default 10000 */
-  readonly headersMs?: number;
-  /** Until the whole request (headers and body) has arrived; then 408 and closed. Answers may take longer. @default 30000 */
-  readonly requestMs?: number;
-  /** A kept-alive connection waiting for its next request. @default 5000 */
-  readonly keepAliveMs?: number;
-  /** A connection on which nothing was sent or received. @default 60000 */
-  readonly idleMs?: number;
-}
-
-export interface ServeWebhookOptions {
-  /** An attempt without an answer after this long fails. @default 10000 */
-  readonly timeoutMs?: number;
-  /** Delays before the retries, in ms. @default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h */
-  readonly retrySchedule?: readonly number[];
-  /** Accept endpoints on private, loopback and link-local addresses, and deliver to them. @default false */
-  readonly allowPrivateAddresses?: boolean;
-}
-
-export interface ServeUser extends Principal {
-  readonly token: string;
-}
-
-export interface RunningServer {
-  /** The origin, e.g. `http://127.0.0.1:8080`. */
-  readonly origin: string;
-  /** The API root, e.g. `http://127.0.0.1:8080/cal/events/v1`. */
-  readonly apiRoot: string;
-  /** The API root of each language served with `languages`, e.g. `{ de: 'http://…/de/cal/events/v1' }`. */
-  readonly languageRoots: Readonly<Record<string, string>>;
-  /** With `demoAdministrator`: the storage's administrator, and its token when this start made it. */
-  readonly demoAdministrator?: DemoAdministrator;
-  /**
-   * Stops accepting connections, lets requests in flight finish (up to `shutdownTimeoutMs`,
-   * then cuts them), then closes the storage. Called again while stopping, cuts at once.
-   */
-  close(): Promise<void>;
-}
 
 /** Starts the server; resolves once it listens. */
 export async function serve(options: ServeOptions = {}): Promise<RunningServer> {
@@ -258,17 +148,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
       if (isPage(req.url ?? '/')) pages(req, res);
       else api(req, res);
     }, { logger, trustProxy: options.trustProxy === true });
-    const timeouts = options.timeouts ?? {};
-    const requestMs = timeouts.requestMs ?? 30_000;
-    server = createServer({
-      // node checks both every connectionsCheckingInterval (30 s unless told): a second here.
-      headersTimeout: Math.min(timeouts.headersMs ?? 10_000, requestMs),
-      requestTimeout: requestMs,
-      connectionsCheckingInterval: 1_000,
-      keepAliveTimeout: timeouts.keepAliveMs ?? 5_000,
-    }, listener);
-    // A socket idle this long is destroyed (node's default 'timeout' handling).
-    server.timeout = timeouts.idleMs ?? 60_000;
+    server = createNodeServer(options.timeouts ?? {}, listener);
     // Series without an end are stored up to the recurrence horizon: moved along at start and
     // every hour, so that no request has to wait for it (docs/recurrence.md).
     if (!readOnly) {
@@ -338,92 +218,6 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   }
 }
 
-/** The read replicas, opened and read once before the server listens; their coming and going logged. */
-async function openReplicas(storageUrl: string, urls: readonly string[], primary: Storage, maxLagMs: number, logger: Logger): Promise<ReplicaSet> {
-  const schema = schemaOf(storageUrl);
-  const opened = await Promise.all(urls.map(async (url) => ({
-    name: redact(url),
-    storage: await openReplica(url, schema, { onConnectionError: (error) => logger.warn('read replica connection lost', { replica: redact(url), ...errorFields(error) }) }),
-  })));
-  const set = replicaSet({
-    primary,
-    replicas: opened,
-    maxLagMs,
-    onChange: (state, detail) => {
-      if (state.up && state.lagMs <= maxLagMs) logger.info('read replica in use', { replica: state.name, lag_ms: state.lagMs });
-      else logger.warn('read replica skipped: reads go to the primary', { replica: state.name, up: state.up, lag_ms: Number.isFinite(state.lagMs) ? state.lagMs : null, ...(detail ? { detail } : {}) });
-    },
-  });
-  await set.poll();
-  return set;
-}
-
-/** The log line of each fault of the storage a request meets. */
-const STORAGE_FAULT_LOG: Readonly<Record<string, string>> = {
-  unavailable: 'storage unavailable',
-  storage_full: 'storage full: the write was refused',
-  read_only: 'storage read-only: the write was refused',
-  outcome_unknown: 'storage connection lost during a commit: the write may or may not have been kept',
-};
-
-/**
- * Logs failures of background work: a fault of the storage (unreachable, full, read-only) at
- * warn, once a minute per kind, since the loops that meet it try again every few seconds;
- * anything else at error, with its stack.
- */
-function backgroundErrors(logger: Logger): (error: unknown) => void {
-  const lastLogged = new Map<string, number>();
-  return (error) => {
-    if (!isStorageFault(error)) {
-      logger.error('background work failed', errorFields(error));
-      return;
-    }
-    const now = Date.now();
-    if (now - (lastLogged.get(error.code) ?? -Infinity) < 60_000) return;
-    lastLogged.set(error.code, now);
-    logger.warn('background work failed: the storage refused it (logged once a minute)', { code: error.code, cause: causeOf(error) });
-  };
-}
-
-/** The driver's or the file system's message behind a storage error. */
-function causeOf(error: Error): string {
-  const cause = error.cause;
-  if (cause instanceof Error) {
-    const code = 'code' in cause && cause.code ? String(cause.code) : undefined;
-    return code && !cause.message.startsWith(code) ? `${code}: ${cause.message}` : cause.message;
-  }
-  return cause === undefined ? error.message : String(cause);
-}
-
-/** Parses `id:role:token`. */
-export function parseUser(spec: string): ServeUser {
-  const m = /^(\d+):([a-z_]+):(\S+)$/.exec(spec);
-  if (!m) throw new Error(`--user must be id:role:token, got "${spec}"`);
-  if (Number(m[1]) < 1 || Number(m[1]) > MAX_ID) throw new Error(`--user ${spec}: the id must be between 1 and ${MAX_ID}`);
-  const role = m[2]!;
-  if (!(role in DEFAULT_ROLES)) throw new Error(`--user ${spec}: unknown role "${role}" (one of ${Object.keys(DEFAULT_ROLES).join(', ')})`);
-  const weak = weakSecret(m[3]!);
-  if (weak) throw new Error(`--user ${m[1]}:${role}:…: the token ${weak}`);
-  return { id: Number(m[1]), role, token: m[3]! };
-}
-
-/** What the access log knows of the request the API handler is serving. */
-function contextOf(request: HandlerRequest): RequestContext | undefined {
-  const incoming = incomingMessageOf(request);
-  return incoming && requestContextOf(incoming);
-}
-
-/** The authentication hook, telling the access log who each request turned out to be. */
-/** `accountCredentials` telling the access log who the user is (anonymous without an Authorization header, as it is). */
-function noteUser(authenticate: Authenticate): Authenticate {
-  return anonymousWithoutAuthorization(async (request: HandlerRequest) => {
-    const principal = await authenticate(request);
-    const context = contextOf(request);
-    if (principal && context) context.userId = principal.id;
-    return principal;
-  });
-}
-
 async function readDataset(file: string): Promise<unknown> {
   const text = await readFile(file, 'utf8');
   try {
@@ -431,41 +225,4 @@ async function readDataset(file: string): Promise<unknown> {
   } catch (e) {
     throw new Error(`--seed ${file}: not JSON (${(e as Error).message})`);
   }
-}
-
-function principalOf(user: ServeUser): Principal {
-  return { id: user.id, ...(user.role ? { role: user.role } : {}), ...(user.capabilities ? { capabilities: user.capabilities } : {}) };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-/**
- * The graceful stop: no new connections, idle ones closed, responses still to come sent with
- * `Connection: close`; once every request in flight has finished, or the deadline has
- * passed (then the rest are cut), the storage is closed.
- */
-async function stopServer(server: Server, inFlight: () => number, closeStorage: () => Promise<void>, logger: Logger, deadlineMs: number): Promise<void> {
-  logger.info('stopping', { in_flight: inFlight(), deadline_ms: deadlineMs });
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'deadline'>((resolve) => {
-    timer = setTimeout(() => resolve('deadline'), deadlineMs);
-  });
-  if ((await Promise.race([closed, deadline])) === 'deadline') {
-    logger.warn('shutdown deadline passed: cutting the requests still in flight', { in_flight: inFlight() });
-    server.closeAllConnections();
-    await closed;
-  }
-  clearTimeout(timer);
-  await closeStorage();
-  logger.info('stopped');
 }
