@@ -1,6 +1,7 @@
 // @evcal/sql: evcal storage on SQLite and PostgreSQL through Kysely.
 export { createSqlStorage } from './sql-storage';
-export type { SqlStorageOptions, SqliteCounterSource } from './sql-storage';
+export type { SqlStorageOptions } from './sql-storage';
+export type { SqliteCounterSource } from './sqlite-change-now';
 export type { SearchIndexerOptions } from './search-index';
 export { isHotStandby, migrate, MIGRATIONS, pendingMigrations } from './migrations/index';
 export type { MigrateOptions } from './migrations/index';

@@ -1,11 +1,11 @@
-// Bulk writes in statements of at most WRITE_CHUNK rows (sql-storage.ts): inside a write
+// Bulk writes in statements of at most WRITE_CHUNK rows (chunks.ts): inside a write
 // transaction SQLite keeps, in memory, a copy of every page a statement changes until the
 // statement ends, so publishing thousands of due posts or unlinking a venue from thousands of
 // events must not do it in one statement. The results are those of one statement.
 import type { StorageTransaction } from '@evcal/core/adapter';
 import { eventRecord, termRecord, venueRecord } from '@evcal/storage-test-suite';
 import { describe, expect, it } from 'vitest';
-import { WRITE_CHUNK } from '../src/sql-storage';
+import { WRITE_CHUNK } from '../src/chunks';
 import { openPostgres, openSqlite, POSTGRES_URL, type OpenedDatabase } from './databases';
 
 const storages: Array<[string, () => Promise<OpenedDatabase>, boolean]> = [

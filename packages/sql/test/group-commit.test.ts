@@ -1,4 +1,4 @@
-// Group commit on SQLite (sql-storage.ts, `grouped`): write transactions that queue while one
+// Group commit on SQLite (group-commit.ts, `grouped`): write transactions that queue while one
 // runs share the next SQLite transaction, each in a savepoint of its own. A write that fails is
 // undone alone and the others commit; a write is answered only once its group has committed.
 import { mkdtempSync } from 'node:fs';
