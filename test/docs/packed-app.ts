@@ -39,6 +39,12 @@ export function run(command: string, args: readonly string[], options: { cwd: st
     child.stderr.setEncoding('utf8').on('data', (c: string) => { stderr += c; });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A command that exits without reading its input closes the pipe before the write lands:
+    // EPIPE then says nothing of the command (its exit code does), and unheard it would be an
+    // uncaught exception of the whole test run (it failed CI once, after every test had passed).
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     child.stdin.end(options.input ?? '');
   });
 }
