@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync, statfsSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { needBuiltCli, startServe, type Running } from './support/serve-process';
+import { logHolding, needBuiltCli, startServe, type Running } from './support/serve-process';
 
 needBuiltCli();
 
@@ -77,7 +77,7 @@ describe.skipIf(!ROOT && !process.env.CI)('evcal serve on a full disk', { timeou
       // Reads go on; /readyz says the storage takes no writes; the log names the cause.
       expect((await call(`${server.api}/events?start_date=2031-05-01&end_date=2031-05-31`)).status).toBe(200);
       expect(await call(`${server.origin}/readyz`)).toMatchObject({ status: 200, json: { status: 'ready', writable: false, reason: 'full' } });
-      const log = server.stdout();
+      const log = await logHolding(server, ['storage full: the write was refused', 'storage not writable']);
       expect(log).toContain('storage full: the write was refused');
       expect(log).toMatch(scheme === 'sqlite' ? /SQLITE_FULL: database or disk is full/ : /ENOSPC/);
       expect(log).toContain('storage not writable');

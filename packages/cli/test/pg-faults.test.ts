@@ -4,7 +4,7 @@
 // fault cut, never lose a write it answered 2xx, and write again without a restart.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { OWN_CLUSTER, startPgCluster, type PgCluster } from './support/pg-cluster';
-import { needBuiltCli, startServe, type Running } from './support/serve-process';
+import { logHolding, needBuiltCli, startServe, type Running } from './support/serve-process';
 import { tcpProxy } from './support/tcp-proxy';
 
 needBuiltCli();
@@ -117,7 +117,7 @@ describe.skipIf(!OWN_CLUSTER)('evcal serve on a PostgreSQL that fails', { timeou
     // And the server writes again, without a restart.
     expect((await post(server, 'after')).status).toBe(201);
     // The log says what happened.
-    expect(server.stdout()).toContain('storage connection lost');
+    expect(await logHolding(server, ['storage connection lost'])).toContain('storage connection lost');
   });
 
   it('answers 503 while the database is down, /readyz too, and recovers by itself when it is back', async () => {

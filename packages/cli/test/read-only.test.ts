@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli, tempPath } from './support/processes';
-import { needBuiltCli, startServe, type Running } from './support/serve-process';
+import { logHolding, needBuiltCli, startServe, type Running } from './support/serve-process';
 
 needBuiltCli();
 
@@ -42,7 +42,7 @@ async function expectReadOnly(server: Running): Promise<void> {
   expect(write.headers.get('retry-after')).toBeTruthy();
   expect(await write.json()).toMatchObject({ code: 'rest_read_only', data: { status: 503 } });
   expect(await (await fetch(`${server.origin}/readyz`)).json()).toMatchObject({ status: 'ready', writable: false, reason: 'read_only' });
-  expect(server.stdout()).toContain('storage read-only: the write was refused');
+  expect(await logHolding(server, ['storage read-only: the write was refused'])).toContain('storage read-only: the write was refused');
   expect(server.child.exitCode).toBeNull();
 }
 

@@ -318,7 +318,7 @@ describe('evcal webhooks', { timeout: 120_000 }, () => {
     const missing = await runCli(['webhooks', 'remove', id!, '--storage', storage]);
     expect([missing.code, missing.stderr]).toEqual([1, `evcal webhooks remove: No webhook endpoint has the ID ${id}.\n`]);
     const bad = await runCli(['webhooks', 'add', 'ftp://nowhere', '--storage', storage]);
-    expect([bad.code, bad.stderr]).toEqual([1, 'evcal webhooks add: Invalid parameter(s): url (url)\n']);
+    expect([bad.code, bad.stderr]).toEqual([1, 'evcal webhooks add: Invalid parameter(s): url (url: url must be an absolute http or https URL without a user name or password.)\n']);
     expect((await runCli(['webhooks', 'frobnicate'])).code).toBe(2);
   });
 });

@@ -102,7 +102,8 @@ export function referencePage(language: string, t: PageTexts, config: ReferenceP
   });
 }
 
-// Swagger UI's labels drawn dark enough for their white text to be read (WCAG AA).
+// Swagger UI's labels drawn dark enough for their white text to be read, and its Authorize
+// button (shown since /doc names its security schemes) dark enough on white (WCAG AA).
 const REFERENCE_CSS = html`
 .swagger-ui .info .title small { background: #50575e; }
 .swagger-ui .info .title small.version-stamp { background: #2e6b00; }
@@ -111,6 +112,8 @@ const REFERENCE_CSS = html`
 .swagger-ui .opblock.opblock-put .opblock-summary-method { background: #9a4d00; }
 .swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #17705f; }
 .swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b32d2e; }
+.swagger-ui .btn.authorize { color: #1c7a46; border-color: #1c7a46; }
+.swagger-ui .btn.authorize svg { fill: #1c7a46; }
 `;
 
 /** `/` or `/docs` in each language evcal ships (`?lang=`). */

@@ -82,3 +82,18 @@ export async function startServe(args: readonly string[] = [], options: SpawnOpt
   });
   return { origin, api: `${origin}${NS}`, child, stdout: () => out, stderr: () => err, exited };
 }
+
+/**
+ * The server's standard output once it holds every one of `texts`, or as it is after `ms`.
+ * Log lines are written in batches, at most 100 ms after they are logged (pino's asynchronous
+ * destination, logger.ts): a line logged while a request was answered may not be there yet
+ * when its answer arrives. The caller's expectations then say what is missing.
+ */
+export async function logHolding(server: Pick<Running, 'stdout'>, texts: readonly string[], ms = 5_000): Promise<string> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const log = server.stdout();
+    if (texts.every((t) => log.includes(t)) || Date.now() >= until) return log;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
