@@ -177,15 +177,18 @@ for (const [name, open, available] of databases) {
     }, 60_000);
 
     it.runIf(name === 'postgres')('a bulk load is vacuumed before it is answered: its rows visible to index-only reads', async () => {
-      // Without it, index-only counts read the heap for every row until autovacuum sets the visibility map.
+      // Without it, index-only counts read the heap for every row until autovacuum sets the
+      // visibility map. Which pages VACUUM may mark all-visible depends on every snapshot open in
+      // the database (other test files run beside this one), so what is checked is that the
+      // table was vacuumed by the load itself (vacuum_count counts VACUUM, not autovacuum).
       const { opened } = await calendarOn(open);
       await opened.storage.transaction(async (tx) => {
         for (let i = 0; i < 1100; i++) await tx.events.insert(eventRecord(50_000 + i));
       });
-      const pages = (await sql<{ pages: number; visible: number }>`select relpages as pages, relallvisible as visible from pg_class
-        where oid = ${`${opened.schema}.evcal_events`}::regclass`.execute(opened.db)).rows[0]!;
-      expect(Number(pages.pages)).toBeGreaterThan(0);
-      expect(Number(pages.visible)).toBe(Number(pages.pages));
+      const table = (await sql<{ vacuumed: number; analyzed: number }>`select vacuum_count as vacuumed, analyze_count as analyzed
+        from pg_stat_user_tables where relid = ${`${opened.schema}.evcal_events`}::regclass`.execute(opened.db)).rows[0]!;
+      expect(Number(table.vacuumed)).toBe(1);
+      expect(Number(table.analyzed)).toBeGreaterThanOrEqual(1);
     }, 60_000);
 
     it.runIf(name === 'sqlite')('a load is answered with its events in the search index, none left pending for a background merge', async () => {
