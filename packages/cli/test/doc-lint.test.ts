@@ -1,6 +1,8 @@
 // Redocly's linter (its recommended rules) on the /doc that `evcal serve` serves (issue 32):
 // no error. Generated clients and the reference page read this document; the linter's errors
-// are what breaks them (a server URL ending in a slash doubles the paths' slash).
+// are what breaks them. One rule is off, for the reference's documented form: its server URL
+// ends in a slash (`…/v1/`), which its clients read and the conformance suite checks
+// (SwaggerDocumentationCest), though the paths begin with one (no-server-trailing-slash).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +24,7 @@ it('the served /doc passes `redocly lint` with no error', { timeout: 60_000 }, a
   const doc = await (await fetch(`${server.api}/doc`)).text();
   const file = join(dir, 'doc.json');
   writeFileSync(file, doc);
+  writeFileSync(join(dir, 'redocly.yaml'), 'extends:\n  - recommended\nrules:\n  no-server-trailing-slash: off\n');
   const lint = spawnSync(process.execPath, [join(REPO, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--format=json'], {
     cwd: dir, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
   });

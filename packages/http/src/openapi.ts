@@ -215,8 +215,9 @@ export function openApiDocument(apiRoot: string): Record<string, unknown> {
     openapi: '3.0.0',
     info: INFO,
     components: { schemas: { ...COMPONENTS, ...SHARED_COMPONENTS }, securitySchemes: SECURITY_SCHEMES },
-    // No trailing slash: the paths begin with one (redocly: no-server-trailing-slash).
-    servers: [{ url: apiRoot }],
+    // With a trailing slash, as the reference serves it and its clients read it (the conformance
+    // suite's SwaggerDocumentationCest checks it), though the paths begin with one.
+    servers: [{ url: `${apiRoot}/` }],
     paths,
   };
 }

@@ -207,7 +207,7 @@ describe('/doc (§7.2)', () => {
       title: 'The Events Calendar REST API',
       description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
     });
-    expect(res.json.servers).toEqual([{ url: ROOT }]);
+    expect(res.json.servers).toEqual([{ url: `${ROOT}/` }]);
     expect(Object.keys(res.json.components.schemas).sort()).toEqual(
       // The reference's names, then the list envelopes, the embedded term and the error, evcal's sync representations, and the time zones arguments take.
       ['CategoryList', 'ChangeEnvelope', 'ChangedOccurrences', 'ChangedRecord', 'Changes', 'CostDetails', 'DateDetails', 'EmbeddedTerm', 'Error', 'Event', 'EventList',

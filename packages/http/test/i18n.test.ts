@@ -112,7 +112,7 @@ describe('language-specific base addresses', () => {
     const list = await get(h, '/es/cal/events/v1/categories?per_page=1');
     expect(list.body.rest_url).toMatch(/^http:\/\/cal\.test\/es\/cal\/events\/v1\/categories/);
     const doc = await get(h, '/es/cal/events/v1/doc');
-    expect(doc.body.servers[0].url).toBe('http://cal.test/es/cal/events/v1');
+    expect(doc.body.servers[0].url).toBe('http://cal.test/es/cal/events/v1/');
     const root = await get(h, '/es/cal/events/v1');
     expect(root.body.routes['/cal/events/v1/events']._links.self[0].href).toBe('http://cal.test/es/cal/events/v1/events');
   });

@@ -115,7 +115,7 @@ describe('toNodeHandler in node:http', () => {
     it('gives /doc the mounted server URL', async () => {
       const origin = await listen(mountAt('/api', toNodeHandler(await calendarHandler({ basePath: '/api' }))));
       const doc = await readJson(await fetch(`${origin}/api${NS}/doc`));
-      expect(doc.servers[0].url).toBe(`${origin}/api${NS}`);
+      expect(doc.servers[0].url).toBe(`${origin}/api${NS}/`);
     });
   });
 
