@@ -76,7 +76,7 @@ describe('the reference layout (basePath /wp-json, namespace tribe/events/v1)', 
     expect(res.json.namespace).toBe('tribe/events/v1');
     expect(Object.keys(res.json.routes)).toContain('/tribe/events/v1/events/(?P<id>\\d+)');
     expect(res.json.routes['/tribe/events/v1/events']._links.self[0].href).toBe(`${API}/events`);
-    expect((await get(await setup(), `${API}/doc`)).json.servers).toEqual([{ url: API }]);
+    expect((await get(await setup(), `${API}/doc`)).json.servers).toEqual([{ url: `${API}/` }]);
   });
 
   it('serves nothing under the default namespace', async () => {
