@@ -3,36 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventPageJsonLd, type Calendar } from '@evcal/core';
 import { BARE_IMAGE, POSTER, admin, anon, as, contributor, eventInput, ids, makeCalendar, type Json, at } from './helpers';
-
-const SITE = 'https://example.com';
-
-const API = `${SITE}/cal/events/v1`;
-
-const EVENT_KEYS = [
-  'id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url',
-  'rest_url', 'title', 'description', 'excerpt', 'slug', 'image', 'all_day', 'start_date', 'start_date_details',
-  'end_date', 'end_date_details', 'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details',
-  'timezone', 'timezone_abbr', 'cost', 'cost_details', 'website', 'show_map', 'show_map_link', 'hide_from_listings',
-  'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer', 'custom_fields',
-];
-
-/** A calendar at https://example.com with a venue, two organizers, a category and a tag. */
-async function setup() {
-  const calendar = makeCalendar({ siteUrl: SITE, apiRoot: API });
-  const venue = await calendar.venues.create({
-    venue: 'Blue Room', description: 'Basement club.', address: '1 Main St', city: 'Springfield', country: 'United States',
-    province: 'Prov', state: 'IL', zip: '62701', phone: '+1 555 0100', website: 'https://blueroom.example',
-    image: POSTER.id, geo_lat: 39.8, geo_lng: -89.65,
-  }, as(admin));
-  const venue2 = await calendar.venues.create({ venue: 'Red Room' }, as(admin));
-  const jane = await calendar.organizers.create({
-    organizer: 'Jane Doe', description: 'DJ.', phone: '+1 555 0199', website: 'https://jane.example', email: 'jane@example.com', image: POSTER.id,
-  }, as(admin));
-  const john = await calendar.organizers.create({ organizer: 'John Roe' }, as(admin));
-  const music = await calendar.categories.create({ name: 'Live Music' }, as(admin));
-  const outdoor = await calendar.tags.create({ name: 'Outdoor' }, as(admin));
-  return { calendar, venue, venue2, jane, john, music, outdoor };
-}
+import { SITE, API, EVENT_KEYS, setup } from './support/representation-fixtures';
 
 describe('event object (§1.2)', () => {
   // §1.2 key order in every response that carries an event; json_ld last, only on single reads (§1.7).
