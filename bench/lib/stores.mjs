@@ -307,6 +307,11 @@ export async function postgresSchema(n, log) {
       if (process.env.EVCAL_BENCH_VERBOSE) log(`  ${indexes.length} indexes built in ${((performance.now() - ti) / 1000).toFixed(1)} s`);
       await client.query('UPDATE evcal_sequences SET value = s.value FROM json_to_recordset($1) AS s(name text, value bigint) WHERE evcal_sequences.name = s.name',
         [JSON.stringify(sequenceRows(seeded))]);
+      // On PostgreSQL, ids come from sequences (migration 0020), not those rows: start them
+      // after the seeded ids, as that migration does for a database it upgrades.
+      for (const [sequence, row] of [['evcal_post_ids', 'post'], ['evcal_term_ids', 'term']]) {
+        await client.query(`SELECT setval('${schema}.${sequence}', s.value) FROM evcal_sequences s WHERE s.name = $1 AND s.value > 0`, [row]);
+      }
       const t1 = performance.now();
       // This schema's tables only: a bare ANALYZE would visit every schema of the database.
       for (const table of ['evcal_events', 'evcal_event_links', 'evcal_terms', 'evcal_venues', 'evcal_organizers', 'evcal_sequences']) {
