@@ -100,7 +100,7 @@ try {
     load.stop();
     const during = summary(await load);
     results.duringImport = { events: PLAN.importEvents, importSeconds, creates: during, loadavg: loadavg() };
-    log(`creates during an import of ${PLAN.importEvents} events (${importSeconds.toFixed(1)} s): ${during.requests} creates (${during.non2xx} not 2xx), p99 ${during.latencyP99} ms, worst ${during.latencyMax} ms`);
+    log(`creates during an import of ${PLAN.importEvents} events (${importSeconds.toFixed(1)} s): ${during.requests} creates (${during.non2xx} not 2xx${during.non2xx ? `: ${JSON.stringify(during.refused)}` : ''}), p99 ${during.latencyP99} ms, worst ${during.latencyMax} ms`);
     await stop(evcal.child);
   }
 
@@ -178,6 +178,8 @@ function summary(r) {
   return {
     requestsPerSec: r.requests.average, latencyP50: r.latency.p50, latencyP99: r.latency.p99, latencyMax: r.latency.max,
     requests: r.requests.total, non2xx: r.non2xx, errors: r.errors,
+    // Which statuses the answers that were not 2xx had (`{ "503": 8 }`): a count alone does not say why.
+    refused: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).filter(([code]) => !code.startsWith('2')).map(([code, s]) => [code, s.count])),
   };
 }
 

@@ -270,7 +270,7 @@ function summary(r) {
       + `while a second writes ${t.whileOtherWrites.requestsPerSec.toFixed(0)}/s, p99 ${t.whileOtherWrites.latencyP99} ms, lock waits in ${pct(t.whileOtherWrites.lockWaits.share)}; `
       + `two at full load ${t.bothFull.total.toFixed(0)}/s = ${t.bothFull.overOne.toFixed(2)}× one`,
       `- creates during \`evcal import\` of ${x.duringImport.events.toLocaleString('en')} events (${x.duringImport.importSeconds.toFixed(0)} s): `
-      + `${x.duringImport.creates.requests} creates (${x.duringImport.creates.non2xx} not 2xx), p99 ${x.duringImport.creates.latencyP99} ms, worst ${x.duringImport.creates.latencyMax} ms`,
+      + `${x.duringImport.creates.requests} creates (${x.duringImport.creates.non2xx} not 2xx${x.duringImport.creates.non2xx ? `: ${JSON.stringify(x.duringImport.creates.refused)}` : ''}), p99 ${x.duringImport.creates.latencyP99} ms, worst ${x.duringImport.creates.latencyMax} ms`,
       `- anonymous reads on two servers, one healthy replica: ${x.replicaHealthy.requests} requests, calendar reads on the primary ${x.replicaHealthy.primaryReads}, on the replica ${x.replicaHealthy.replicaReads}`,
       `- the replica paused past the lag allowed: ${x.replicaPaused.requests} requests, on the primary ${x.replicaPaused.primaryReads}, on the replica ${x.replicaPaused.replicaReads}; `
       + `an event written after the pause: ${x.replicaPaused.newEventStatus.join(', ')}`);
