@@ -1,6 +1,14 @@
 // Import rules checked by `npm run lint:imports` (part of npm test): no cycle in any package.
 // dependency-cruiser reads the TypeScript imports, type-only ones included (a type cycle is a
 // cycle for the reader too). docs/architecture.md says how core's layers stay acyclic.
+const CORE = 'packages/core/src/';
+const FOUNDATION = 'model|time|query|domain|recurrence|represent|storage|auth|accounts';
+/** The composition root: createCalendar and its configuration, and the package's entry points. */
+const ROOT = 'calendar/|index\\.ts$|binding\\.ts$|adapter\\.ts$';
+const ABOVE_OPERATIONS = `changes/|dataset/|ical/|migrate/|${ROOT}`;
+const ABOVE_KERNEL = `operations/|${ABOVE_OPERATIONS}`;
+const ABOVE_FOUNDATION = `kernel/|${ABOVE_KERNEL}`;
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -10,6 +18,36 @@ module.exports = {
       comment: 'A module may not import itself through others: a feature depends on the kernel below it, never the other way.',
       from: {},
       to: { circular: true },
+    },
+    // @evcal/core's folders are layers (docs/architecture.md, "Core's layers"); a folder imports
+    // only the layers below it, so no two folders import each other.
+    {
+      name: 'core-foundation',
+      severity: 'error',
+      comment: 'The model, time, query rules, representations, storage interface and permissions know nothing of the operations built on them.',
+      from: { path: `^${CORE}(${FOUNDATION})/` },
+      to: { path: `^${CORE}(?:${ABOVE_FOUNDATION})` },
+    },
+    {
+      name: 'core-kernel',
+      severity: 'error',
+      comment: 'The kernel (call context, configuration, the write runner, argument parsing) imports no feature.',
+      from: { path: `^${CORE}kernel/` },
+      to: { path: `^${CORE}(?:${ABOVE_KERNEL})` },
+    },
+    {
+      name: 'core-operations',
+      severity: 'error',
+      comment: 'The resources\' operations (events, series, venues, organizers, terms) import neither the services built on them nor the composition root.',
+      from: { path: `^${CORE}operations/` },
+      to: { path: `^${CORE}(?:${ABOVE_OPERATIONS})` },
+    },
+    {
+      name: 'core-services',
+      severity: 'error',
+      comment: 'Changes and webhooks, datasets and iCalendar sit side by side: none imports another, nor the composition root.',
+      from: { path: `^${CORE}(changes|dataset|ical)/` },
+      to: { path: `^${CORE}(?:changes/|dataset/|ical/|${ROOT})`, pathNot: `^${CORE}$1/` },
     },
   ],
   options: {

@@ -20,10 +20,10 @@ export { storageError, isStorageConflict, isStorageFault } from './storage/stora
 export type { StorageErrorCode } from './storage/storage-errors';
 export { writeFaults, FREED } from './storage/write-faults';
 export type { WriteFaults, WriteFaultsOptions } from './storage/write-faults';
-export { CalendarError, isCalendarError } from './errors';
-export type { CalendarErrorCode } from './errors';
-export { msg } from './messages';
-export type { Message } from './messages';
+export { CalendarError, isCalendarError } from './domain/errors';
+export type { CalendarErrorCode } from './domain/errors';
+export { msg } from './domain/messages';
+export type { Message } from './domain/messages';
 
 export { MAX_ID, POST_STATUSES, WRITABLE_STATUSES, OVERRIDABLE_FIELDS } from './model/records';
 export type {
@@ -34,7 +34,7 @@ export type {
 export { TOKEN_KINDS, userNameKey } from './model/accounts';
 export type { TokenKind, TokenRecord, UserRecord } from './model/accounts';
 // Occurrence ids: a series' occurrences are events whose ids derive from it (docs/recurrence.md).
-export { occurrenceId, isOccurrenceId, decodeOccurrenceId } from './recurrence/occurrence-id';
+export { occurrenceId, isOccurrenceId, decodeOccurrenceId } from './model/occurrence-id';
 
 export type {
   EventQuery, EventRecords, EventSortKey, GeoFilter, InstantRange, LinkedPostQuery, LinkedPostSortKey, LinkedEventCondition,

@@ -3,28 +3,29 @@
 // Storage adapter authors: @evcal/core/adapter. Transport bindings (@evcal/http):
 // @evcal/core/binding.
 
-export { createCalendar } from './operations/calendar';
-export type { Calendar, EventOperations, ChangeOperations } from './operations/calendar';
+export { createCalendar } from './calendar/calendar';
+export type { Calendar, EventOperations, ChangeOperations } from './calendar/calendar';
 export type { LinkedPostOperations } from './operations/linked-posts';
 export type { TermOperations } from './operations/terms';
 export type {
   CalendarOptions, ChangeLogOptions, IcalOptions, IdempotencyOptions, RecurrenceOptions, WebhookOptions, ImageProvider, UserDirectory,
-} from './operations/options';
-export type { CalendarConfig } from './operations/context';
-export { urlImages } from './operations/config';
-export type { CallContext } from './operations/call';
+} from './kernel/options';
+export type { CalendarConfig } from './kernel/context';
+export { urlImages } from './calendar/config';
+export type { CallContext } from './kernel/call';
 // Writes sent with an idempotency key (`calendar.idempotent`).
 export { IDEMPOTENCY_KEY_RULE } from './operations/idempotency';
 export type { IdempotentRequest, IdempotentOutcome, IdempotentRunner } from './operations/idempotency';
 export type { ListResult, ListPlan, ListStability } from './operations/list-urls';
 export type { KeptRead } from './operations/kept-reads';
 export type * from './operations/inputs';
+export type { ChangesInput } from './changes/change-args';
 
-export { CalendarError, isCalendarError } from './errors';
+export { CalendarError, isCalendarError } from './domain/errors';
 export { isStorageFault } from './storage/storage-errors';
-export type { CalendarErrorCode, ParamFailure } from './errors';
-export { english, formatMessage, msg, verbatim } from './messages';
-export type { Message, MessageValues } from './messages';
+export type { CalendarErrorCode, ParamFailure } from './domain/errors';
+export { english, formatMessage, msg, verbatim } from './domain/messages';
+export type { Message, MessageValues } from './domain/messages';
 
 export { DEFAULT_ROLES, permissionsFor } from './auth/capabilities';
 export type { Capability, Principal, Permissions, RoleTable, Authorize, AuthorizationCheck } from './auth/capabilities';
@@ -48,21 +49,21 @@ export { TOKEN_KINDS, userNameKey } from './model/accounts';
 export type { TokenKind, TokenRecord, UserRecord } from './model/accounts';
 
 // Validators (ETags) and preconditions (If-Match) of the representations.
-export { jsonTextOf, listTagChange, validatorOf } from './operations/validators';
+export { jsonTextOf, listTagChange, validatorOf } from './kernel/validators';
 export { decodeSyncToken } from './changes/sync-token';
 export type { SyncToken } from './changes/sync-token';
-export type { Preconditions, Validated } from './operations/validators';
+export type { Preconditions, Validated } from './kernel/validators';
 
 // iCalendar: feeds (`calendar.events.feed`) and import.
-export type { EventFeed, OpenedFeed, FeedOptions } from './operations/event-feed';
-export type { UidForm } from './ical/feed-writer';
+export type { EventFeed, OpenedFeed, FeedOptions } from './ical/event-feed';
+export type { UidForm } from './kernel/options';
 export { importIcs } from './ical/ics-import';
 export type { ImportIcsOptions, ImportIcsSummary } from './ical/ics-import';
 export type { IcsSkipped } from './ical/ics-reader';
 
 // Recurrence: occurrence ids (docs/recurrence.md).
-export { occurrenceId, isOccurrenceId, decodeOccurrenceId } from './recurrence/occurrence-id';
-export type { RecurrenceSettings } from './recurrence/occurrences';
+export { occurrenceId, isOccurrenceId, decodeOccurrenceId } from './model/occurrence-id';
+export type { RecurrenceSettings } from './operations/series-occurrences';
 
 export { importDataset, exportDataset } from './dataset/dataset';
 export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';
@@ -105,14 +106,14 @@ export type {
 // Keeping a copy in sync: the change feed, in-process change events and webhooks.
 export { MAX_CHANGES_PER_PAGE } from './changes/change-feed';
 export { EVENT_TYPES, changeEnvelope } from './changes/change-envelope';
-export type { ChangeListener } from './changes/change-events';
+export type { ChangeListener } from './kernel/context';
 export type { WebhookOperations, WebhookCreateInput, WebhookIdInput, WebhookUpdateInput } from './changes/webhook-endpoints';
 export { createWebhookDispatcher, DEFAULT_RETRY_SCHEDULE, retryAfterMs, describeNextAttempt } from './changes/webhook-dispatcher';
 export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookMessage, WebhookAnswer, WebhookSend, WebhookFailure } from './changes/webhook-dispatcher';
 export { CHANGE_KINDS } from './storage/change-store';
 export type { ChangeKind, ChangeAction, ChangeEntry, OccurrenceActions, WebhookEndpointRecord, WebhookDelivery, WebhookEndpointStatus } from './storage/change-store';
 export { isPrivateAddress, loggableUrl, refusedAddressKind, webhookUrlRefusal } from './changes/webhook-addresses';
-export type { LookupAddresses } from './changes/webhook-addresses';
+export type { LookupAddresses } from './kernel/options';
 export {
   SYNC_REPRESENTATIONS, changeEnvelopeSchema, changesSchema, changedRecordSchema, tombstoneSchema, webhookEndpointSchema, webhookEndpointListSchema,
   occurrenceActionsSchema, changedOccurrencesSchema,

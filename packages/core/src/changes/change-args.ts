@@ -1,7 +1,7 @@
 // The arguments of `GET /changes` (docs/sync.md): what the operation parses and what
-// @evcal/http documents (operations/operation-declarations.ts).
-import { arg, type ArgSpecs } from '../input/args';
-import { nonEmptyString, positiveInt } from '../input/wire-schemas';
+// @evcal/http documents (calendar/operation-declarations.ts).
+import { arg, type ArgInput, type ArgSpecs } from '../kernel/args';
+import { nonEmptyString, positiveInt } from '../kernel/wire-schemas';
 
 /** The most changes one page reads. */
 export const MAX_CHANGES_PER_PAGE = 500;
@@ -15,3 +15,5 @@ export const CHANGES_ARGS = {
   per_page: arg({ schema: positiveInt, default: 100, description: `The most changes to read (at most ${MAX_CHANGES_PER_PAGE})`, type: 'integer' }),
 } satisfies ArgSpecs;
 
+/** What `calendar.changes.list` takes (docs/sync.md). */
+export type ChangesInput = ArgInput<typeof CHANGES_ARGS>;

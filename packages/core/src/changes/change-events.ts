@@ -1,18 +1,10 @@
 // In-process change events: `calendar.on('change', listener)` hears every change this
 // calendar commits, after the commit, with the envelope webhooks carry. A listener that
 // throws is reported (onError), never to the writer, whose change is already committed.
-import type { ChangeEnvelope } from '../represent/change-schemas';
-import type { ChangeEntry } from '../storage/change-store';
+import type { ChangeEvents, ChangeListener } from '../kernel/context';
 import { changeEnvelope } from './change-envelope';
 
-export type ChangeListener = (change: ChangeEnvelope) => void;
-
-export interface ChangeEvents {
-  on(listener: ChangeListener): () => void;
-  off(listener: ChangeListener): void;
-  /** Tells every listener of each entry, in order. */
-  emit(entries: readonly ChangeEntry[]): void;
-}
+export type { ChangeEvents, ChangeListener };
 
 export function createChangeEvents(onError: (error: unknown) => void): ChangeEvents {
   const listeners = new Set<ChangeListener>();

@@ -4,14 +4,14 @@
 // appears as a tombstone, but only if the caller could have seen it at some point since the
 // token: an anonymous reader never learns that a draft existed. A series comes with the
 // occurrences its changes affected (as they are now, or to remove).
-import { CalendarError } from '../errors';
-import { parseArgs } from '../input/args';
-import { msg } from '../messages';
+import { CalendarError } from '../domain/errors';
+import { parseArgs } from '../kernel/args';
+import { msg } from '../domain/messages';
 import type { OrganizerRecord, PostKind, TermRecord, VenueRecord } from '../model/records';
 import { isUnlocked } from '../operations/post-access';
 import { renderEvents } from '../operations/event-render';
 import { visibility } from '../operations/status-filter';
-import type { Call } from '../operations/call';
+import type { Call } from '../kernel/call';
 import { statusMatches } from '../query/event-engine';
 import type { ChangedOccurrencesJson, ChangedRecordJson, ChangesJson, TombstoneJson } from '../represent/change-schemas';
 import type { EventJson } from '../represent/schemas';

@@ -1,7 +1,7 @@
 // Retention: entries of the change log (tombstones included) and failed webhook deliveries
 // older than the calendar's retention are removed, at most once an hour, before an operation
 // (as scheduled posts are published). A sync token older than what is kept answers 410.
-import type { CalendarConfig } from '../operations/context';
+import type { CalendarConfig } from '../kernel/context';
 
 export function createPruner(
   config: Pick<CalendarConfig, 'storage' | 'now' | 'changeRetentionMs' | 'onError'>, intervalMs = 3_600_000,

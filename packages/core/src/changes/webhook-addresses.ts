@@ -8,9 +8,8 @@
 // ipaddr.js, which classifies every IPv4 and IPv6 form (IPv4-mapped IPv6 included) by its
 // IANA special-purpose registries, rather than from parsing of our own.
 import ipaddr from 'ipaddr.js';
+import type { LookupAddresses } from '../kernel/options';
 
-/** Resolves a host name to its IP addresses (every one: each is checked). */
-export type LookupAddresses = (hostname: string) => Promise<readonly string[]>;
 
 /** What makes an address one deliveries refuse, in words: "a loopback address"; undefined for a public unicast one. */
 export function refusedAddressKind(ip: string): string | undefined {

@@ -1,9 +1,9 @@
 // The arguments of the webhook endpoint operations (docs/webhooks.md): what they parse and
-// what @evcal/http documents (operations/operation-declarations.ts).
+// what @evcal/http documents (calendar/operation-declarations.ts).
 import * as v from 'valibot';
-import { arg, type ArgSpecs } from '../input/args';
-import { enumList, textOfLength, withRule, wpBoolean } from '../input/wire-schemas';
-import { msg } from '../messages';
+import { arg, type ArgSpecs } from '../kernel/args';
+import { enumList, textOfLength, withRule, wpBoolean } from '../kernel/wire-schemas';
+import { msg } from '../domain/messages';
 import { EVENT_TYPES } from './change-envelope';
 
 /** An absolute http(s) URL without credentials (the secret signs; URLs end up in logs). */

@@ -8,7 +8,7 @@
 // sender that starts tries at once what waited (`wake`): a server is restarted to fix what
 // made attempts fail (an address refused, a firewall), and the next step of the schedule can
 // be hours away. Writes never wait for it: they only add to the outbox.
-import type { Calendar } from '../operations/calendar';
+import type { CalendarConfig, ChangeListener } from '../kernel/context';
 import { isStorageConflict } from '../storage/storage-errors';
 import type { WebhookDelivery, WebhookEndpointRecord } from '../storage/change-store';
 import { loggableUrl } from './webhook-addresses';
@@ -96,7 +96,13 @@ export interface WebhookDispatcher {
 /** The longest wait a Retry-After can ask for. */
 const MAX_RETRY_AFTER = 86_400_000;
 
-export function createWebhookDispatcher(calendar: Calendar, options: WebhookDispatcherOptions): WebhookDispatcher {
+/** What the dispatcher uses of a calendar (createCalendar's): its configuration and its change events. */
+export interface DispatchedCalendar {
+  readonly config: CalendarConfig;
+  on(event: 'change', listener: ChangeListener): () => void;
+}
+
+export function createWebhookDispatcher(calendar: DispatchedCalendar, options: WebhookDispatcherOptions): WebhookDispatcher {
   const storage = calendar.config.storage;
   const schedule = options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
   const leaseMs = options.leaseMs ?? 60_000;

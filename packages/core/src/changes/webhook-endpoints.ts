@@ -5,12 +5,12 @@
 // the calendar allows private addresses (webhook-addresses.ts), and each is shown with its
 // delivery status: its last attempt, status and error, and the deliveries waiting for it.
 import * as v from 'valibot';
-import { requirePermission, beginCall, type Call, type CallContext } from '../operations/call';
-import type { CalendarConfig } from '../operations/context';
-import { runWrite } from '../operations/write';
-import { CalendarError, invalidParam } from '../errors';
-import { parseArgs, type ArgInput } from '../input/args';
-import { msg } from '../messages';
+import { requirePermission, beginCall, type Call, type CallContext } from '../kernel/call';
+import type { CalendarConfig } from '../kernel/context';
+import { runWrite } from '../kernel/write';
+import { CalendarError, invalidParam } from '../domain/errors';
+import { parseArgs, type ArgInput } from '../kernel/args';
+import { msg } from '../domain/messages';
 import type { WebhookEndpointJson, WebhookEndpointListJson } from '../represent/change-schemas';
 import type { WebhookEndpointRecord, WebhookEndpointStatus } from '../storage/change-store';
 import { webhookUrlRefusal } from './webhook-addresses';

@@ -1,6 +1,6 @@
 import { createMemoryStorage } from '@evcal/memory';
 import { describe, expect, it } from 'vitest';
-import { createCalendar } from '../operations/calendar';
+import { createCalendar } from '../calendar/calendar';
 import { datasetJsonBytes, decodeDataset, encodeDataset } from './codec';
 
 const admin = { principal: { id: 1, role: 'administrator' } };

@@ -3,9 +3,9 @@
 // abbreviation, currency); `decodeDataset` reads that back without re-running the write
 // rules, so a storage written as a dataset (the JSON file adapter) reopens exactly as it was.
 // Hand-written datasets go through `importDataset`, which validates like the create routes.
-import { verbatim } from '../messages';
+import { verbatim } from '../domain/messages';
 import * as v from 'valibot';
-import { CalendarError } from '../errors';
+import { CalendarError } from '../domain/errors';
 import { parseCostInput } from '../domain/cost';
 import {
   MAX_ID, POST_STATUSES, type EventOverrides, type EventRecord, type ImageRecord, type OrganizerRecord, type PostRecord, type TermRecord, type VenueRecord,

@@ -2,18 +2,18 @@
 // same validation and normalisation as the create routes, without permission checks, ids
 // kept. Export writes every field needed to import the calendar again unchanged.
 import * as v from 'valibot';
-import { isCalendarError } from '../errors';
-import { english } from '../messages';
+import { isCalendarError } from '../domain/errors';
+import { english } from '../domain/messages';
 import type { EventOverrides, OrganizerRecord, Taxonomy, VenueRecord } from '../model/records';
 import { recurrenceArg } from '../operations/recurrence-args';
 import { insertEvent } from '../operations/series-write';
-import { applyException } from '../recurrence/occurrences';
+import { applyException } from '../operations/series-occurrences';
 import { MAX_ID, POST_STATUSES } from '../model/records';
-import { toPositiveInt } from '../input/wire-schemas';
+import { toPositiveInt } from '../kernel/wire-schemas';
 import type { Storage, StorageTransaction } from '../storage/storage';
-import { beginCall, withStorage, type WriteCall } from '../operations/call';
-import { retryingConflicts } from '../operations/write';
-import type { CalendarConfig } from '../operations/context';
+import { beginCall, withStorage, type WriteCall } from '../kernel/call';
+import { retryingConflicts } from '../kernel/write';
+import type { CalendarConfig } from '../kernel/context';
 import { decodeDataset, encodeDataset, type EncodedDataset } from './codec';
 import { buildEvent, buildLinkedPost, buildTerm, datasetError, IMPORTER_CAPS, type ClaimId } from './record-import';
 import { readingOnce } from './import-reads';

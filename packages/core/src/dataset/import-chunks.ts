@@ -5,7 +5,7 @@
 // the same dataset skips what was committed and goes on from there, so it ends with the same
 // calendar, records without ids included, and no duplicates. The import's last chunk removes the
 // marker: importing a dataset once more afterwards is a new import, as it has always been.
-import { hash } from '../operations/validators';
+import { hash } from '../kernel/validators';
 import type { Storage, StorageTransaction } from '../storage/storage';
 
 /** How big a chunk grows before it commits. */

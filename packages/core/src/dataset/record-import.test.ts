@@ -1,6 +1,6 @@
 import { createMemoryStorage } from '@evcal/memory';
 import { describe, expect, it } from 'vitest';
-import { createCalendar } from '../operations/calendar';
+import { createCalendar } from '../calendar/calendar';
 
 const links = { siteUrl: 'https://new.example', apiRoot: 'https://new.example/wp-json/tribe/events/v1' };
 const SOURCE = 'events.example.org?id=8';

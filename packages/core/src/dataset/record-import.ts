@@ -3,12 +3,12 @@
 // migration from a reference site inserts or replaces it. Ids come from the caller, so both
 // decide how an id is claimed.
 import * as v from 'valibot';
-import { verbatim } from '../messages';
+import { verbatim } from '../domain/messages';
 import type { Capability } from '../auth/capabilities';
 import { DEFAULT_ROLES } from '../auth/capabilities';
-import { CalendarError, isCalendarError } from '../errors';
-import { arg, parseArgs, type ArgSpecs } from '../input/args';
-import { anyString, MAX_TERM_NAME, nonEmptyString, positiveInt, wpBoolean } from '../input/wire-schemas';
+import { CalendarError, isCalendarError } from '../domain/errors';
+import { arg, parseArgs, type ArgSpecs } from '../kernel/args';
+import { anyString, MAX_TERM_NAME, nonEmptyString, positiveInt, wpBoolean } from '../kernel/wire-schemas';
 import {
   MAX_ID, POST_STATUSES, type EventRecord, type ImageRecord, type OrganizerRecord, type PostRecord, type Taxonomy, type TermRecord,
   type VenueRecord,
@@ -16,7 +16,7 @@ import {
 import { sanitizeSlug } from '../domain/slug';
 import { ZERO_DATE } from '../represent/post-dates';
 import { formatUtc, parseWall } from '../time/wall-clock';
-import type { Call, WriteCall } from '../operations/call';
+import type { Call, WriteCall } from '../kernel/call';
 import { eventWriteArgs } from '../operations/event-args';
 import { applyEventWrite, blankEvent } from '../operations/event-apply';
 import { linkedPostWriteArgs } from '../operations/linked-post-args';

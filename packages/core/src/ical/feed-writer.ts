@@ -5,6 +5,7 @@
 // components come in any order), so a feed streams without knowing every zone in advance.
 import ICAL from 'ical.js';
 import type { EventRecord } from '../model/records';
+import type { UidForm } from '../kernel/options';
 import type { FeedZone } from './feed-zones';
 import { contentLine, text } from './ical-props';
 import { occurrenceVevent, seriesVevents, type SeriesSet, type ShownOccurrence } from './series-form';
@@ -31,8 +32,6 @@ export interface FeedWriter {
   footer(): string;
 }
 
-/** How UIDs are formed: `stable` `<id>@<host>`, or `reference` `<id>-<start>-<end>@<host>` (epoch seconds). */
-export type UidForm = 'stable' | 'reference';
 
 /** The UID of an event: stable across reschedules, unless the reference's form is asked for. */
 export function eventUid(event: EventRecord, host: string, form: UidForm): string {

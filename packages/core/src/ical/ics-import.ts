@@ -2,21 +2,20 @@
 // the create route, in one transaction. Each event remembers its VEVENT's UID, so importing a
 // new version of the file updates the events it created instead of adding copies.
 import { DEFAULT_ROLES, type Capability } from '../auth/capabilities';
-import { isCalendarError } from '../errors';
-import { parseArgs } from '../input/args';
+import { isCalendarError } from '../domain/errors';
+import { parseArgs } from '../kernel/args';
 import { POST_STATUSES, type EventRecord } from '../model/records';
-import type { Calendar } from '../operations/calendar';
-import { beginCall, type WriteCall } from '../operations/call';
-import type { CalendarConfig } from '../operations/context';
+import { beginCall, type WriteCall } from '../kernel/call';
+import type { CalendarConfig } from '../kernel/context';
 import { eventWriteArgs } from '../operations/event-args';
 import { applyEventWrite, blankEvent } from '../operations/event-apply';
 import { deleteAnyEvent, insertEvent, updateAnyEvent } from '../operations/series-write';
 import { formatRule, ruleParts } from '../recurrence/expand';
-import { occurrenceId } from '../recurrence/occurrence-id';
+import { occurrenceId } from '../model/occurrence-id';
 import { formatWall } from '../time/wall-clock';
 import { instantToWall, resolveZone } from '../time/zone';
 import { createNamedTerm } from '../operations/term-refs';
-import { runWrite } from '../operations/write';
+import { runWrite } from '../kernel/write';
 import type { Storage } from '../storage/storage';
 import { icsError } from './ics-lines';
 import { readIcs, type IcsEvent, type IcsSkipped } from './ics-reader';
@@ -43,12 +42,15 @@ export interface ImportIcsSummary {
   readonly skipped: readonly IcsSkipped[];
 }
 
+/** A calendar (createCalendar's) or its configuration: what the import writes to. */
+type ImportTarget = { readonly config: CalendarConfig } | CalendarConfig;
+
 /**
  * Imports the events of an iCalendar text. Throws `invalid_ical` naming the line of the first
  * problem (not iCalendar, a broken line, an unknown zone, a value an event cannot have); then
  * nothing is written.
  */
-export async function importIcs(target: Calendar | CalendarConfig, text: string, options: ImportIcsOptions = {}): Promise<ImportIcsSummary> {
+export async function importIcs(target: ImportTarget, text: string, options: ImportIcsOptions = {}): Promise<ImportIcsSummary> {
   const config = 'config' in target ? target.config : target;
   const contents = readIcs(text, config.timezone);
   const author = options.author ?? 0;

@@ -3,8 +3,8 @@
 // line (its own line parser: names, parameters, value types, escapes); only the unfolding of
 // lines and the BEGIN/END nesting are followed here, to count lines.
 import ICAL from 'ical.js';
-import { CalendarError } from '../errors';
-import { verbatim } from '../messages';
+import { CalendarError } from '../domain/errors';
+import { verbatim } from '../domain/messages';
 
 /** The components of a text, and the line each component and property starts on. */
 export interface ParsedIcs {

@@ -6,8 +6,8 @@
 import { orderParentsFirst } from '../dataset/dataset';
 import { IMPORTER_CAPS } from '../dataset/record-import';
 import type { PostKind } from '../model/records';
-import { beginCall } from '../operations/call';
-import type { Calendar } from '../operations/calendar';
+import { beginCall } from '../kernel/call';
+import type { Calendar } from '../calendar/calendar';
 import { MigrationError } from './migration-error';
 import { emptyReport, KIND_OF, verify, type MigrationKind, type MigrationReport } from './migration-report';
 import { IdState, writeBatch, type Outcome, type SourceItem, type WriterContext } from './record-writer';

@@ -4,12 +4,12 @@
 // an import is. Writes go in batches, one transaction each; a batch that fails in storage is
 // written again record by record, so one bad record never takes others with it and none is
 // ever half-written.
-import { isCalendarError } from '../errors';
+import { isCalendarError } from '../domain/errors';
 import type { CurrencyDefaults } from '../domain/cost';
 import type { EventRecord, PostKind, Taxonomy } from '../model/records';
 import type { Storage, StorageTransaction } from '../storage/storage';
 import type { Zone } from '../time/zone';
-import { withStorage, type Call, type WriteCall } from '../operations/call';
+import { withStorage, type Call, type WriteCall } from '../kernel/call';
 import { buildEvent, buildLinkedPost, buildTerm, type ClaimId } from '../dataset/record-import';
 import type { AnyPost, TargetIndex } from './target-index';
 import {

@@ -106,7 +106,7 @@ export interface EventRecord extends PostRecord {
   readonly recurrence?: RecurrenceRecord;
   /**
    * An occurrence of the series `parentId`, materialised by core from the series (and its own
-   * changes, when it is an exception). Its id is above MAX_ID (recurrence/occurrence-id.ts).
+   * changes, when it is an exception). Its id is above MAX_ID (model/occurrence-id.ts).
    */
   readonly occurrence?: OccurrenceRecord;
 }

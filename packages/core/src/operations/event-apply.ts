@@ -3,16 +3,16 @@
 // links"): dates, cost, links and terms resolved, statuses scheduled. The writes of single
 // events (event-write.ts), of series and occurrences (series-write.ts), and the imports of
 // datasets and ICS files all apply their values here.
-import { msg } from '../messages';
-import { invalidParam } from '../errors';
-import { parseArgs, type ArgValues } from '../input/args';
+import { msg } from '../domain/messages';
+import { invalidParam } from '../domain/errors';
+import { parseArgs, type ArgValues } from '../kernel/args';
 import { parseCostInput } from '../domain/cost';
 import type { EventRecord } from '../model/records';
 import type { LinkedPostKind } from '../query/linked-post-engine';
 import { eventWallClock, utcWallClock } from '../time/interpret';
 import { endOfDay, formatWall, parseWall, startOfDay } from '../time/wall-clock';
 import { resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
-import { requirePermission, type WriteCall } from './call';
+import { requirePermission, type WriteCall } from '../kernel/call';
 import { eventWriteArgs } from './event-args';
 import type { LinkedValue } from './event-links';
 import { linkedPostWriteArgs } from './linked-post-args';
@@ -60,7 +60,7 @@ export async function applyEventWrite(call: WriteCall, base: EventRecord, values
     end = endOfDay(end);
   }
   // A time not sent keeps its instant where nothing it depends on changed: an occurrence's end
-  // in the second pass of a repeated hour (recurrence/occurrences.ts) is not read back as the first.
+  // in the second pass of a repeated hour (series-occurrences.ts) is not read back as the first.
   const kept = (param: 'start_date' | 'end_date') => mode !== 'create' && !has(param) && base.startLocal !== ''
     && zoneName === base.timezone && allDay === base.allDay;
   const startUtc = kept('start_date') ? base.startUtc : wallToInstant(start, zone);

@@ -1,13 +1,13 @@
 // Arguments of the event routes (interface.md; behaviour reference: "GET /events", "Events, single
 // GET", "Event create", "Event update").
-import { msg, type Message } from '../messages';
-import { INVALID_PARAMETER } from '../errors';
+import { msg, type Message } from '../domain/messages';
+import { INVALID_PARAMETER } from '../domain/errors';
 import * as v from 'valibot';
-import { arg, type ArgContext, type ArgSpecs } from '../input/args';
+import { arg, type ArgContext, type ArgSpecs } from '../kernel/args';
 import {
   anyString, degrees, idList, isNumericText, nonEmptyString, NOT_OF_TYPE, oneOf, strictDates, toPositiveInt, termRefList, timeValue, urlOrEmpty, withRule,
   wpBoolean, zoneOrEmpty,
-} from '../input/wire-schemas';
+} from '../kernel/wire-schemas';
 import { eventIdArg } from './event-ref-args';
 import { recurrenceArg } from './recurrence-args';
 import { linkedValueSchema, validateLinkedValue } from './event-links';

@@ -1,13 +1,13 @@
 // The `venue` and `organizer` values of an event write (behaviour reference: "Linking venues and
 // organizers from an event"): ids, `{id}` objects, inline data that creates (or reuses) a record,
 // lists of those, or an empty value.
-import type { Message } from '../messages';
-import { INVALID_PARAMETER } from '../errors';
+import type { Message } from '../domain/messages';
+import { INVALID_PARAMETER } from '../domain/errors';
 import * as v from 'valibot';
-import { parseArgs, type ArgContext } from '../input/args';
-import { splitList, toPositiveInt } from '../input/wire-schemas';
+import { parseArgs, type ArgContext } from '../kernel/args';
+import { splitList, toPositiveInt } from '../kernel/wire-schemas';
 import type { LinkedPostKind } from '../query/linked-post-engine';
-import { remember } from './event-render';
+import { remember } from '../kernel/arg-memo';
 import { linkedPostWriteArgs } from './linked-post-args';
 
 export type LinkedRef =

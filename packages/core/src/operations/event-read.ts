@@ -1,25 +1,25 @@
 // Reading events: the list (behaviour reference: "GET /events") and single reads by id or slug
 // ("Events, single GET").
-import { msg } from '../messages';
-import { CalendarError } from '../errors';
-import { parseArgs, type ArgValues } from '../input/args';
+import { msg } from '../domain/messages';
+import { CalendarError } from '../domain/errors';
+import { parseArgs, type ArgValues } from '../kernel/args';
 import type { EventRecord } from '../model/records';
 import { eventSearchWords } from '../query/text-match';
 import type { EventQuery, EventSortKey } from '../query/query-types';
-import type { Call } from './call';
-import type { CalendarConfig } from './context';
-import { createPlanCache, type PlanCache } from './plan-cache';
+import type { Call } from '../kernel/call';
+import type { CalendarConfig } from '../kernel/context';
+import { createPlanCache, type PlanCache } from '../kernel/plan-cache';
 import { EVENT_ARGS, eventListArgs } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { readEvent, renderEventsJson } from './event-render';
 import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { isUnlocked } from './post-access';
-import { queryReach } from '../recurrence/horizon';
+import { queryReach } from './series-horizon';
 import { modifiedRange, modifiedValidity } from './shared-args';
 import { narrowed } from '../time/validity';
 import { visibility } from './status-filter';
 import { termFilterIds } from './term-refs';
-import type { Validated } from './validators';
+import type { Validated } from '../kernel/validators';
 import type { EventJson, EventListJson } from '../represent/schemas';
 
 type Input = Readonly<Record<string, unknown>>;

@@ -1,8 +1,8 @@
 // An argument naming an event (venue/organizer `event`, term `post`/`event`, `post_parent`):
 // it must be an event the caller may read, so lists never confirm a hidden event exists.
-import { INVALID_PARAMETER } from '../errors';
-import { arg } from '../input/args';
-import { positiveInt } from '../input/wire-schemas';
+import { INVALID_PARAMETER } from '../domain/errors';
+import { arg } from '../kernel/args';
+import { positiveInt } from '../kernel/wire-schemas';
 
 export const eventIdArg = arg({
   schema: positiveInt,

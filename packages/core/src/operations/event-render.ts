@@ -3,10 +3,10 @@
 import type { EventRecord } from '../model/records';
 import type { CountedTerm } from '../query/query-types';
 import { eventJson, relatedIds, type EventJson, type Related } from '../represent/event-json';
-import type { ArgMemo, MemoRecords } from '../input/args';
-import type { Call } from './call';
+import type { ArgMemo, MemoRecords } from '../kernel/args';
+import type { Call } from '../kernel/call';
 import { isUnlocked, type Unlock } from './post-access';
-import { eventValidator, withJsonText, withValidator, type Validated } from './validators';
+import { eventValidator, withJsonText, withValidator, type Validated } from '../kernel/validators';
 
 export async function loadRelated(call: Call, events: readonly EventRecord[]): Promise<Related> {
   const ids = relatedIds(events);
@@ -28,18 +28,6 @@ export async function loadRelated(call: Call, events: readonly EventRecord[]): P
     categories: counted(categories, categoryCounts),
     tags: counted(tags, tagCounts),
   };
-}
-
-/**
- * Records read (or written) earlier in the same call: a write's validation reads the venues,
- * organizers and terms it names, and a list's category filter every category; rendering the
- * answer need not read them again. Only within one call: a write's storage is one transaction,
- * where nothing else can change them, and a read's were read after the change number that
- * keys its answer, as the rest of its reads are.
- */
-export function remember<K extends keyof MemoRecords>(memo: ArgMemo, kind: K, records: readonly MemoRecords[K][]): void {
-  const kept: Map<number, MemoRecords[K]> = memo.records[kind];
-  for (const r of records) kept.set(r.id, r);
 }
 
 async function recalled<K extends keyof MemoRecords, R extends MemoRecords[K]>(

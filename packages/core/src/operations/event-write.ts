@@ -2,18 +2,18 @@
 // organizers from an event", "Organizers on a POST/PUT update" through "End before start",
 // "Explicitly empty links"). POST and PUT on an existing event replace it as the reference does
 // (omitted fields take their defaults); PATCH changes only the fields sent.
-import { msg } from '../messages';
-import { CalendarError } from '../errors';
-import { parseArgs } from '../input/args';
+import { msg } from '../domain/messages';
+import { CalendarError } from '../domain/errors';
+import { parseArgs } from '../kernel/args';
 import type { EventRecord, PostKind, PostRecord } from '../model/records';
-import { requirePermission, type Call, type WriteCall } from './call';
+import { requirePermission, type Call, type WriteCall } from '../kernel/call';
 import { EVENT_ARGS } from './event-args';
 import { deleteAnyEvent, insertEvent, updateAnyEvent } from './series-write';
 import { applyEventWrite, blankEvent } from './event-apply';
 import { findEventOrFail } from './event-read';
 import { loadRelated, renderEvent } from './event-render';
-import { checkPreconditions, eventValidator, needsValidator, type Validated } from './validators';
-import { runWrite } from './write';
+import { checkPreconditions, eventValidator, needsValidator, type Validated } from '../kernel/validators';
+import { runWrite } from '../kernel/write';
 import type { EventJson } from '../represent/schemas';
 
 type Input = Readonly<Record<string, unknown>>;

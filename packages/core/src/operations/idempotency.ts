@@ -9,13 +9,13 @@
 //
 // Only answers are kept. A write that fails wrote nothing, so there is nothing a retry could
 // duplicate: it runs again (a storage fault, a conflict, a refusal the caller may have fixed).
-import { msg } from '../messages';
-import { CalendarError } from '../errors';
+import { msg } from '../domain/messages';
+import { CalendarError } from '../domain/errors';
 import type { Principal } from '../auth/capabilities';
 import type { IdempotencyRecord } from '../storage/idempotency-store';
-import { joining, startCall, type CallContext } from './call';
-import type { CalendarConfig } from './context';
-import { retryingConflicts } from './write';
+import { joining, startCall, type CallContext } from '../kernel/call';
+import type { CalendarConfig } from '../kernel/context';
+import { retryingConflicts } from '../kernel/write';
 
 /** A write's idempotency key, and what the write asks. */
 export interface IdempotentRequest {

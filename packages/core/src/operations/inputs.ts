@@ -1,15 +1,14 @@
 // What each operation takes, typed from the same argument declarations its validation runs
-// (input/args.ts): a value of the wrong type is a compile-time error in an app, and a 400
+// (kernel/args.ts): a value of the wrong type is a compile-time error in an app, and a 400
 // over HTTP. Every argument is optional in these types (the declarations say at run time which
 // are required); path parameters (`id`, `slug`) are arguments like the others.
-import type { ArgInput } from '../input/args';
+import type { ArgInput } from '../kernel/args';
 import { eventListArgs, eventPathIdArg, eventReadArgs, eventSlugArg, eventWriteArgs, scopeArg } from './event-args';
 import {
   linkedPostIdArg, linkedPostListArgs, linkedPostSlugArg, readArgs, type OrganizerWriteArgs, type VenueWriteArgs,
 } from './linked-post-args';
 import { passwordArg } from './shared-args';
 import { termIdArg, termListArgs, termWriteArgs } from './term-args';
-import type { changesArgs } from '../changes/change-feed';
 
 type Id = { id: typeof eventPathIdArg };
 type Slug = { slug: typeof eventSlugArg };
@@ -41,5 +40,3 @@ export type TermListInput = ArgInput<ReturnType<typeof termListArgs>>;
 export type TermGetInput = ArgInput<{ id: ReturnType<typeof termIdArg> }>;
 export type TermCreateInput = ArgInput<ReturnType<typeof termWriteArgs>>;
 export type TermUpdateInput = TermCreateInput & TermGetInput;
-
-export type ChangesInput = ArgInput<typeof changesArgs>;

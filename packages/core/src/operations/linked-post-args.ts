@@ -1,8 +1,8 @@
 // Arguments of the venue and organizer routes (interface.md; behaviour reference: "GET /venues and
 // GET /organizers", "Venue and organizer create", "Venue and organizer update and delete").
-import { INVALID_PARAMETER } from '../errors';
-import { arg, type ArgSpec } from '../input/args';
-import { anyString, degrees, nonEmptyString, positiveInt, truthy, urlOrEmpty } from '../input/wire-schemas';
+import { INVALID_PARAMETER } from '../domain/errors';
+import { arg, type ArgSpec } from '../kernel/args';
+import { anyString, degrees, nonEmptyString, positiveInt, truthy, urlOrEmpty } from '../kernel/wire-schemas';
 import type { LinkedPostKind } from '../query/linked-post-engine';
 import {
   authorArg, contextArg, dateArg, imageArg, modifiedArgs, pageArg, passwordArg, perPageArg, writeStatusArg,

@@ -2,9 +2,9 @@
 // and organizers, single GET", "Venue and organizer create", "Venue and organizer update and
 // delete"): one implementation for both kinds, which differ only in their name field and their text
 // fields.
-import { msg } from '../messages';
-import { CalendarError } from '../errors';
-import { parseArgs, type ArgValues } from '../input/args';
+import { msg } from '../domain/messages';
+import { CalendarError } from '../domain/errors';
+import { parseArgs, type ArgValues } from '../kernel/args';
 import type { OrganizerRecord, PostStatus, VenueRecord } from '../model/records';
 import { foldText, fragmentWords } from '../query/text-match';
 import type { LinkedPostKind } from '../query/linked-post-engine';
@@ -14,25 +14,25 @@ import { redactProtected } from '../represent/redact';
 import type { LinkedPostCollection } from '../storage/storage';
 import { siteWallClock, utcWallClock } from '../time/interpret';
 import { resolveZone } from '../time/zone';
-import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
-import type { CalendarConfig } from './context';
-import { createPlanCache, type PlanCache } from './plan-cache';
+import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from '../kernel/call';
+import type { CalendarConfig } from '../kernel/context';
+import { createPlanCache, type PlanCache } from '../kernel/plan-cache';
 import { LINKED_POST_ARGS, type OrganizerWriteArgs, type VenueWriteArgs } from './linked-post-args';
 import { listKeys, listLinks, listResult, parseList, planWithCache, readList, listViewKey, pageOffset, listFields, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { instantOf } from '../time/validity';
-import { remember } from './event-render';
+import { remember } from '../kernel/arg-memo';
 import { explicitDates, isUnlocked } from './post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
 import { modifiedRange, modifiedValidity, resolveImage } from './shared-args';
 import { EDITOR_STATUSES, PUBLIC_STATUSES, visibility, type Visibility } from './status-filter';
-import { checkPreconditions, linkedPostValidator, withValidator } from './validators';
-import { runWrite } from './write';
+import { checkPreconditions, linkedPostValidator, withValidator } from '../kernel/validators';
+import { runWrite } from '../kernel/write';
 import type {
   LinkedPostGetBySlugInput, LinkedPostGetInput, LinkedPostIdInput, LinkedPostListInput, LinkedPostSlugInput,
 } from './inputs';
 import type { OrganizerJson, OrganizerListJson, VenueJson, VenueListJson } from '../represent/schemas';
 import type { OrganizerWriteInput, VenueWriteInput } from './inputs';
-import type { Validated } from './validators';
+import type { Validated } from '../kernel/validators';
 
 type LinkedRecord = VenueRecord | OrganizerRecord;
 /**

@@ -3,7 +3,7 @@
 import type { PostKind, PostRecord } from '../model/records';
 import { formatUtc, formatWall, parseWall } from '../time/wall-clock';
 import { instantToWall, wallToInstant, type Zone } from '../time/zone';
-import type { Call } from './call';
+import type { Call } from '../kernel/call';
 
 /** What unlocks protected content for a caller: the password, or edit rights with `context=edit`. */
 export interface Unlock {

@@ -4,7 +4,7 @@ import { sanitizeSlug, trashedSlug, uniqueSlug, untrashedSlug } from '../domain/
 import type { PostRecord, PostStatus } from '../model/records';
 import { formatUtc, formatWall } from '../time/wall-clock';
 import { instantToWall, type Zone } from '../time/zone';
-import type { Call } from './call';
+import type { Call } from '../kernel/call';
 
 /**
  * The status a write stores (behaviour reference: "Status"): users who cannot publish events get

@@ -3,8 +3,8 @@
 // again. RDATE and EXDATE values are times as start_date takes them, read in the event's zone
 // when the write is applied (recurrence/series-write.ts).
 import * as v from 'valibot';
-import { arg } from '../input/args';
-import { msg } from '../messages';
+import { arg } from '../kernel/args';
+import { msg } from '../domain/messages';
 import { RecurrenceProblem, ruleParts } from '../recurrence/expand';
 import { parsePhpTime } from '../time/php-time';
 

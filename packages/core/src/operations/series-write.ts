@@ -4,15 +4,15 @@
 // split; the new one numbers its occurrences from the old one's id, so they keep theirs), and
 // deleting a whole series. Each returns the event to answer with; the change recorder learns
 // what happened to the occurrences from the writes themselves (changes/occurrence-folding.ts).
-import { CalendarError, invalidParam } from '../errors';
-import { msg } from '../messages';
+import { CalendarError, invalidParam } from '../domain/errors';
+import { msg } from '../domain/messages';
 import type { EventRecord, RecurrenceRecord } from '../model/records';
 import { formatRule, ruleParts, untilInstant } from '../recurrence/expand';
-import { materialise, occurrenceOf, occurrencesOf, overridesOf, seriesStarts } from '../recurrence/occurrences';
+import { materialise, occurrenceOf, occurrencesOf, overridesOf, seriesStarts } from './series-occurrences';
 import { eventWallClock } from '../time/interpret';
 import { formatUtc, formatWall, parseWall, wallFromEpochUtc, wallToEpochUtc } from '../time/wall-clock';
 import { resolveZone, wallToInstant } from '../time/zone';
-import type { WriteCall } from './call';
+import type { WriteCall } from '../kernel/call';
 import { applyEventWrite, type EventWriteMode, type EventWriteValues } from './event-apply';
 import { resolveSlug, stamps } from './post-write';
 import type { RecurrenceValue } from './recurrence-args';

@@ -1,14 +1,14 @@
 // Argument declarations used by several resources: authors, statuses, images, paging,
 // passwords, and the validators they need.
-import { INVALID_PARAMETER } from '../errors';
+import { INVALID_PARAMETER } from '../domain/errors';
 import * as v from 'valibot';
-import { arg, type ArgContext } from '../input/args';
-import { oneOf, positiveInt, timeValue } from '../input/wire-schemas';
+import { arg, type ArgContext } from '../kernel/args';
+import { oneOf, positiveInt, timeValue } from '../kernel/wire-schemas';
 import { WRITABLE_STATUSES, type ImageRecord } from '../model/records';
 import type { InstantRange } from '../query/query-types';
 import { readingValidity, strictInstant } from '../time/interpret';
 import { ALWAYS, narrowed, type Validity } from '../time/validity';
-import type { Call } from './call';
+import type { Call } from '../kernel/call';
 
 export const authorArg = arg({
   schema: positiveInt,

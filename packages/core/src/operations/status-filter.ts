@@ -1,9 +1,9 @@
 // The `status` filter of the event, venue and organizer lists (behaviour reference: "status parameter").
-import { INVALID_PARAMETER } from '../errors';
+import { INVALID_PARAMETER } from '../domain/errors';
 import type { PostKindPlural } from '../auth/capabilities';
 import type { Permissions } from '../auth/capabilities';
-import { arg } from '../input/args';
-import { enumList } from '../input/wire-schemas';
+import { arg } from '../kernel/args';
+import { enumList } from '../kernel/wire-schemas';
 import { POST_STATUSES, type PostKind, type PostStatus } from '../model/records';
 import type { OwnedBy } from '../query/query-types';
 

@@ -1,10 +1,10 @@
 // Arguments of the category and tag routes (interface.md; behaviour reference: "GET /categories and
 // GET /tags", "Terms: create, update, delete").
-import { INVALID_PARAMETER } from '../errors';
+import { INVALID_PARAMETER } from '../domain/errors';
 import * as v from 'valibot';
-import { arg, type ArgContext, type ArgSpecs } from '../input/args';
-import { anyString, MAX_TERM_NAME, nonEmptyString, positiveInt, termRefList, textOfLength, withRule, wpBoolean } from '../input/wire-schemas';
-import { msg } from '../messages';
+import { arg, type ArgContext, type ArgSpecs } from '../kernel/args';
+import { anyString, MAX_TERM_NAME, nonEmptyString, positiveInt, termRefList, textOfLength, withRule, wpBoolean } from '../kernel/wire-schemas';
+import { msg } from '../domain/messages';
 import type { Taxonomy } from '../model/records';
 import { eventIdArg } from './event-ref-args';
 import { modifiedArgs, pageArg, perPageArg } from './shared-args';

@@ -1,15 +1,15 @@
 // Terms named by clients: by id, slug or name, in list filters and on event writes.
-import type { Message } from '../messages';
-import { INVALID_PARAMETER } from '../errors';
-import type { ArgContext } from '../input/args';
+import type { Message } from '../domain/messages';
+import { INVALID_PARAMETER } from '../domain/errors';
+import type { ArgContext } from '../kernel/args';
 import type { Taxonomy, TermRecord } from '../model/records';
 import { withDescendants } from '../query/term-engine';
 import { foldText } from '../query/text-match';
 import { formatUtc } from '../time/wall-clock';
 import type { Storage, TermCollection } from '../storage/storage';
 import { sanitizeSlug, uniqueSlug } from '../domain/slug';
-import { requirePermission, type Call, type WriteCall } from './call';
-import { remember } from './event-render';
+import { requirePermission, type Call, type WriteCall } from '../kernel/call';
+import { remember } from '../kernel/arg-memo';
 
 export function termCollection(storage: Storage, taxonomy: Taxonomy): TermCollection {
   return taxonomy === 'category' ? storage.categories : storage.tags;

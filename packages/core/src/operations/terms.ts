@@ -1,8 +1,8 @@
 // Category and tag operations (behaviour reference: "GET /categories and GET /tags", "Terms, single
 // GET", "Terms: create, update, delete").
-import { msg } from '../messages';
-import { CalendarError, invalidParam } from '../errors';
-import { parseArgs } from '../input/args';
+import { msg } from '../domain/messages';
+import { CalendarError, invalidParam } from '../domain/errors';
+import { parseArgs } from '../kernel/args';
 import type { Taxonomy, TermRecord } from '../model/records';
 import { sanitizeSlug, uniqueSlug } from '../domain/slug';
 import { foldText } from '../query/text-match';
@@ -10,15 +10,15 @@ import type { TermQuery, TermSortField } from '../query/query-types';
 import { termJson } from '../represent/term-json';
 import { withDescendants } from '../query/term-engine';
 import { formatUtc } from '../time/wall-clock';
-import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from './call';
-import type { CalendarConfig } from './context';
-import { createPlanCache, type PlanCache } from './plan-cache';
+import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from '../kernel/call';
+import type { CalendarConfig } from '../kernel/context';
+import { createPlanCache, type PlanCache } from '../kernel/plan-cache';
 import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
 import { TERM_ARGS } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
 import { modifiedRange, modifiedValidity } from './shared-args';
-import { checkPreconditions, termValidator, withValidator, type Validated } from './validators';
-import { runWrite } from './write';
+import { checkPreconditions, termValidator, withValidator, type Validated } from '../kernel/validators';
+import { runWrite } from '../kernel/write';
 import type { TermCreateInput, TermGetInput, TermListInput, TermUpdateInput } from './inputs';
 import type { CategoryListJson, TagListJson, TermJson } from '../represent/schemas';
 

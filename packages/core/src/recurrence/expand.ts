@@ -12,7 +12,7 @@
 // gives it (as ical.js and rrule-temporal expand it; RFC 5545 leaves a DTSTART off the rule
 // undefined); a series of RDATEs alone starts at its DTSTART.
 import { RRuleTemporal } from 'rrule-temporal';
-import { msg, type Message } from '../messages';
+import { msg, type Message } from '../domain/messages';
 import type { RecurrenceRecord } from '../model/records';
 import { formatWall, parseWall, type WallClock } from '../time/wall-clock';
 import { instantToWall, wallToInstant, type Zone } from '../time/zone';

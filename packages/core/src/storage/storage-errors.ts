@@ -1,9 +1,9 @@
 // The failures a storage reports, one closed set for every adapter. Adapters throw these
 // (never driver errors, which may carry SQL or paths); core decides what each answers: a
-// conflict is retried a few times (operations/write.ts), then refused; `unavailable` is
+// conflict is retried a few times (kernel/write.ts), then refused; `unavailable` is
 // refused at once.
-import { CalendarError } from '../errors';
-import { msg } from '../messages';
+import { CalendarError } from '../domain/errors';
+import { msg } from '../domain/messages';
 
 export type StorageErrorCode =
   /**

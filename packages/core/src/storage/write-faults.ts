@@ -1,7 +1,7 @@
 // What a storage remembers of a write that failed for want of room or of permission, so its
 // readiness can say "reads work, writes do not" until that changes. Adapters tell it how each
 // write ended; a full storage counts as writable again once a write succeeds or room was made.
-import { CalendarError } from '../errors';
+import { CalendarError } from '../domain/errors';
 import type { StorageReadiness } from './storage';
 
 export interface WriteFaults {

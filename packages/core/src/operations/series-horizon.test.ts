@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createHorizonKeeper, monthsAhead } from './horizon';
-import type { Call } from '../operations/call';
+import { createHorizonKeeper, monthsAhead } from './series-horizon';
+import type { Call } from '../kernel/call';
 
 const settings = (horizonMonths: number) => ({ recurrence: { horizonMonths, maxHorizonMonths: 120 } as never });
 const instant = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2100, 0, 1) });

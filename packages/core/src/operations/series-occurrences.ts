@@ -3,16 +3,16 @@
 // and every storage answers them from its indexes. They are rewritten in the transaction of
 // every write to their series, and only those whose record changes are written: an edit
 // reports exactly the occurrences it added, changed and removed.
-import { invalidParam } from '../errors';
-import { msg } from '../messages';
+import { invalidParam } from '../domain/errors';
+import { msg } from '../domain/messages';
 import { OVERRIDABLE_FIELDS, type EventOverrides, type EventRecord } from '../model/records';
 import { addDays, daysBetween, formatWall, parseWall } from '../time/wall-clock';
 import { instantToWall, resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
-import type { RecurrenceSettings, WriteCall } from '../operations/context';
+import type { RecurrenceSettings, WriteCall } from '../kernel/context';
 
-export type { RecurrenceSettings } from '../operations/context';
-import { expandRecurrence, RecurrenceProblem, ruleParts, type GeneratedStart } from './expand';
-import { occurrenceId } from './occurrence-id';
+export type { RecurrenceSettings } from '../kernel/context';
+import { expandRecurrence, RecurrenceProblem, ruleParts, type GeneratedStart } from '../recurrence/expand';
+import { occurrenceId } from '../model/occurrence-id';
 
 /**
  * The starts of a series: its whole set when bounded, else up to `horizon`. A problem with

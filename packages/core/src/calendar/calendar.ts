@@ -1,31 +1,31 @@
 // createCalendar: the typed operations of the five resources, usable without HTTP.
 import type { EncodedDataset } from '../dataset/codec';
 import { exportDataset, importDataset, type ImportOptions, type ImportSummary } from '../dataset/dataset';
-import { beginCall, listUnchanged, listUnchangedNow, startCall, type CallContext } from './call';
+import { beginCall, listUnchanged, listUnchangedNow, startCall, type CallContext } from '../kernel/call';
 import { resolveConfig } from './config';
-import type { CalendarConfig } from './context';
-import type { CalendarOptions } from './options';
-import { eventFeed, singleEventFeed, type EventFeed, type FeedOptions } from './event-feed';
-import { eventListPlanner, getEvent, getEventBySlug } from './event-read';
-import { createEvent, deleteEvent, updateEvent } from './event-write';
-import { linkedPostOperations, type LinkedPostOperations } from './linked-posts';
-import type { ListPlan, ListResult, ListStability } from './list-urls';
+import type { CalendarConfig } from '../kernel/context';
+import type { CalendarOptions } from '../kernel/options';
+import { eventFeed, singleEventFeed, type EventFeed, type FeedOptions } from '../ical/event-feed';
+import { eventListPlanner, getEvent, getEventBySlug } from '../operations/event-read';
+import { createEvent, deleteEvent, updateEvent } from '../operations/event-write';
+import { linkedPostOperations, type LinkedPostOperations } from '../operations/linked-posts';
+import type { ListPlan, ListResult, ListStability } from '../operations/list-urls';
 import type {
   EventCreateInput, EventDeleteBySlugInput, EventDeleteInput, EventGetBySlugInput, EventGetInput, EventListInput,
   EventUpdateBySlugInput, EventUpdateInput, OrganizerWriteInput, VenueWriteInput,
-} from './inputs';
+} from '../operations/inputs';
 import type {
   CategoryListJson, EventJson, EventListJson, OrganizerJson, OrganizerListJson, TagListJson, VenueJson, VenueListJson,
 } from '../represent/schemas';
-import type { Validated } from './validators';
-import { termOperations, type TermOperations } from './terms';
+import type { Validated } from '../kernel/validators';
+import { termOperations, type TermOperations } from '../operations/terms';
 import { readChanges } from '../changes/change-feed';
-import type { ChangeListener } from '../changes/change-events';
+import type { ChangeListener } from '../kernel/context';
 import { webhookOperations, type WebhookOperations } from '../changes/webhook-endpoints';
 import type { ChangesJson } from '../represent/change-schemas';
-import type { ChangesInput } from './inputs';
-import { createIdempotentRunner, type IdempotentRunner } from './idempotency';
-import { keptReads, type KeptRead } from './kept-reads';
+import type { ChangesInput } from '../changes/change-args';
+import { createIdempotentRunner, type IdempotentRunner } from '../operations/idempotency';
+import { keptReads, type KeptRead } from '../operations/kept-reads';
 
 type Json = Validated<EventJson>;
 

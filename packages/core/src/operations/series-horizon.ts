@@ -4,12 +4,12 @@
 // reaches past it. Series with an end are stored whole, whatever the horizon.
 import { POST_STATUSES, type EventRecord } from '../model/records';
 import type { EventQuery } from '../query/query-types';
-import type { Call, CalendarConfig, HorizonKeeper } from '../operations/context';
-import { runWrite } from '../operations/write';
+import type { Call, CalendarConfig, HorizonKeeper } from '../kernel/context';
+import { runWrite } from '../kernel/write';
 import { isStorageFault } from '../storage/storage-errors';
-import { ruleParts } from './expand';
-import { occurrenceId } from './occurrence-id';
-import { occurrenceOf, seriesStarts } from './occurrences';
+import { ruleParts } from '../recurrence/expand';
+import { occurrenceId } from '../model/occurrence-id';
+import { occurrenceOf, seriesStarts } from './series-occurrences';
 
 const DAY = 86_400_000;
 /** More than monthsAhead can grow beyond the time that passed (5 days: month lengths, leap days). */

@@ -7,7 +7,7 @@
 // enforces the rule, and the field's text says what else is read. Each schema carries the
 // rule a refused value broke (`ruleOf`), which the 400 names.
 import * as v from 'valibot';
-import { msg, type Message } from '../messages';
+import { msg, type Message } from '../domain/messages';
 import { parsePhpTime } from '../time/php-time';
 import { isValidZoneName } from '../time/zone';
 

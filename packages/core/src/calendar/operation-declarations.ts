@@ -4,14 +4,14 @@
 // @evcal/http reads the same objects for its route table, the namespace index and /doc, so the
 // documentation and the server cannot disagree on an argument. How an operation is exposed
 // over HTTP (path, methods, status, headers) is the binding's, in its route table.
-import type { ArgSpecs } from '../input/args';
+import type { ArgSpecs } from '../kernel/args';
 import type { REPRESENTATIONS } from '../represent/schemas';
 import type { SYNC_REPRESENTATIONS } from '../represent/change-schemas';
 import { CHANGES_ARGS } from '../changes/change-args';
 import { WEBHOOK_ARGS } from '../changes/webhook-args';
-import { EVENT_ARGS } from './event-args';
-import { LINKED_POST_ARGS } from './linked-post-args';
-import { TERM_ARGS } from './term-args';
+import { EVENT_ARGS } from '../operations/event-args';
+import { LINKED_POST_ARGS } from '../operations/linked-post-args';
+import { TERM_ARGS } from '../operations/term-args';
 
 /** The name of a representation schema (`Event`, `EventList`, …): what /doc's components are named. */
 export type RepresentationName = keyof typeof REPRESENTATIONS | keyof typeof SYNC_REPRESENTATIONS;

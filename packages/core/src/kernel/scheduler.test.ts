@@ -1,6 +1,6 @@
 import { createMemoryStorage } from '@evcal/memory';
 import { describe, expect, it } from 'vitest';
-import { createCalendar } from './calendar';
+import { createCalendar } from '../calendar/calendar';
 
 const admin = { principal: { id: 1, role: 'administrator' } };
 

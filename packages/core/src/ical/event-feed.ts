@@ -4,21 +4,21 @@
 // page so memory stays flat. A feed is prepared first (arguments checked, the storage query
 // built) and opened later, so that a validator (ETag) can be computed from the query before
 // anything is rendered.
-import { english, msg, type Message } from '../messages';
-import { parseArgs } from '../input/args';
+import { english, msg, type Message } from '../domain/messages';
+import { parseArgs } from '../kernel/args';
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../model/records';
 import type { EventQuery, Page } from '../query/query-types';
-import { createFeedWriter, eventUid, type FeedEventContent, type FeedWriter, type SeriesSet } from '../ical/feed-writer';
+import { createFeedWriter, eventUid, type FeedEventContent, type FeedWriter, type SeriesSet } from './feed-writer';
 import { POST_STATUSES } from '../model/records';
 import { statusMatches } from '../query/event-engine';
 import { expandRule } from '../recurrence/expand';
 import { formatWall, parseWall } from '../time/wall-clock';
 import { instantToWall, resolveZone, wallToInstant } from '../time/zone';
 import { postUrl } from '../represent/links';
-import type { Call } from './call';
-import { EVENT_ARGS } from './event-args';
-import { assertReadable, buildQuery, findEventOrFail } from './event-read';
-import { isUnlocked, type Unlock } from './post-access';
+import type { Call } from '../kernel/call';
+import { EVENT_ARGS } from '../operations/event-args';
+import { assertReadable, buildQuery, findEventOrFail } from '../operations/event-read';
+import { isUnlocked, type Unlock } from '../operations/post-access';
 
 type Input = Readonly<Record<string, unknown>>;
 

@@ -2,23 +2,33 @@
 // config.ts) and the call one operation works with (call.ts starts it). They refer to each other
 // (a call carries the configuration; the horizon keeper in the configuration takes a call), so
 // they are declared together here, and import only types from below: records, storage, the
-// clock and zones, permissions, representations' links.
+// clock and zones, permissions, representations' links and change envelopes.
 import type { Authorize, Permissions, Principal, RoleTable } from '../auth/capabilities';
 import type { CurrencyDefaults } from '../domain/cost';
 import type { EventRecord } from '../model/records';
 import type { Storage, StorageTransaction } from '../storage/storage';
 import type { Zone } from '../time/zone';
 import type { Validity } from '../time/validity';
-import type { ArgMemo } from '../input/arg-memo';
+import type { ArgMemo } from './arg-memo';
 import type { LinkBase } from '../represent/links';
-import type { UidForm } from '../ical/feed-writer';
-import type { ChangeEvents } from '../changes/change-events';
-import type { LookupAddresses } from '../changes/webhook-addresses';
-import type { ImageProvider, UserDirectory } from './options';
+import type { ChangeEnvelope } from '../represent/change-schemas';
+import type { ChangeEntry } from '../storage/change-store';
+import type { ImageProvider, LookupAddresses, UidForm, UserDirectory } from './options';
 import type { ListBudget } from './list-budget';
 import type { RenderCache } from './render-cache';
 import type { PublishDue } from './scheduler';
 import type { Preconditions } from './validators';
+
+/** Hears a committed change (`calendar.on('change', …)`), as webhooks carry it. */
+export type ChangeListener = (change: ChangeEnvelope) => void;
+
+/** The listeners of a calendar's committed changes (changes/change-events.ts makes them). */
+export interface ChangeEvents {
+  on(listener: ChangeListener): () => void;
+  off(listener: ChangeListener): void;
+  /** Tells every listener of each entry, in order. */
+  emit(entries: readonly ChangeEntry[]): void;
+}
 
 export interface CalendarConfig {
   readonly storage: Storage;
@@ -48,7 +58,7 @@ export interface CalendarConfig {
   readonly pruneDue: () => Promise<void> | undefined;
   readonly ical: { readonly maxEvents: number; readonly uid: UidForm; readonly name: string | undefined; readonly refreshMinutes: number };
   readonly recurrence: RecurrenceSettings;
-  /** Keeps the recurrence horizon (recurrence/horizon.ts). */
+  /** Keeps the recurrence horizon (operations/series-horizon.ts). */
   readonly horizon: HorizonKeeper;
   /** How long the change log keeps entries, in ms. */
   readonly changeRetentionMs: number;

@@ -1,10 +1,10 @@
 // What one operation call works with: the caller, the clock reading, the links to build URLs
 // with, and the storage (or the transaction) it writes through.
-import { msg } from '../messages';
+import { msg } from '../domain/messages';
 import { permissionsFor, type Permissions } from '../auth/capabilities';
-import { CalendarError } from '../errors';
+import { CalendarError } from '../domain/errors';
 import { isStorageFault } from '../storage/storage-errors';
-import { newArgMemo, type ArgMemo } from '../input/arg-memo';
+import { newArgMemo, type ArgMemo } from './arg-memo';
 import type { Storage, StorageTransaction } from '../storage/storage';
 import type { ArgContext, CalendarConfig, Call, CallContext, ListStability, WriteCall } from './context';
 import { holdsAt } from '../time/validity';

@@ -1,11 +1,15 @@
-// The options of createCalendar, as a caller gives them (types only; resolve-config.ts checks
+// The options of createCalendar, as a caller gives them (types only; calendar/config.ts checks
 // them and fills in the defaults).
 import type { Authorize, Principal, RoleTable } from '../auth/capabilities';
 import type { CurrencyDefaults } from '../domain/cost';
 import type { EventRecord, ImageRecord } from '../model/records';
 import type { Storage } from '../storage/storage';
-import type { UidForm } from '../ical/feed-writer';
-import type { LookupAddresses } from '../changes/webhook-addresses';
+
+/** How iCalendar UIDs are formed: `stable` `<id>@<host>`, or `reference` `<id>-<start>-<end>@<host>` (epoch seconds). */
+export type UidForm = 'stable' | 'reference';
+
+/** Resolves a host name to its IP addresses (every one: each is checked). */
+export type LookupAddresses = (hostname: string) => Promise<readonly string[]>;
 
 /** Resolves the `image` a client sends (an attachment id or a URL) to an image. */
 export interface ImageProvider {

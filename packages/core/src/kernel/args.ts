@@ -3,13 +3,13 @@
 // argument. Operations declare their arguments once; @evcal/http documents them from the same
 // declarations.
 import * as v from 'valibot';
-import { CalendarError, INVALID_PARAMETER, invalidParams, type ParamFailure } from '../errors';
-import { msg, type Message } from '../messages';
+import { CalendarError, INVALID_PARAMETER, invalidParams, type ParamFailure } from '../domain/errors';
+import { msg, type Message } from '../domain/messages';
 import { NOT_OF_TYPE, ruleOf } from './wire-schemas';
 
-export type { ArgContext } from '../operations/context';
+export type { ArgContext } from './context';
 export { newArgMemo, type ArgMemo, type MemoRecords } from './arg-memo';
-import type { ArgContext } from '../operations/context';
+import type { ArgContext } from './context';
 
 /** One declared argument of an operation: TOut is what the operation receives, TIn what a caller may pass. */
 export interface ArgSpec<TOut = unknown, TIn = unknown> {

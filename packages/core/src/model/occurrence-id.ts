@@ -11,7 +11,7 @@
 // larger than every post id (the day number is at least 1), and the largest (9999-12-31,
 // series 2^31 − 1) is below 2^53: a JSON number every client reads exactly. A series has at
 // most one occurrence per local date, which is what makes the date a key.
-import { MAX_ID } from '../model/records';
+import { MAX_ID } from './records';
 
 const SPAN = 2 ** 31;
 /** The day number of 1970-01-01. */

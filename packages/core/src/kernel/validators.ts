@@ -4,8 +4,8 @@
 // term counts) of what its representation embeds; a list's from the storage's change counter
 // and the normalised query. They say nothing about the form of the representation (language,
 // fields, addresses): the HTTP binding adds that part to make its entity tags.
-import { CalendarError } from '../errors';
-import { msg } from '../messages';
+import { CalendarError } from '../domain/errors';
+import { msg } from '../domain/messages';
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../model/records';
 import type { Related } from '../represent/event-json';
 

@@ -1,20 +1,20 @@
 // createCalendar's options resolved: checked, defaults filled in, and the services every
 // operation shares made (the scheduler, the caches, the horizon keeper, the change log's
 // pruner). The composition root (calendar.ts) calls it once per calendar.
-import { createScheduler } from './scheduler';
+import { createScheduler } from '../kernel/scheduler';
 import { DEFAULT_ROLES } from '../auth/capabilities';
 import { DEFAULT_CURRENCY } from '../domain/cost';
 import { MAX_ID } from '../model/records';
 import { resolveZone } from '../time/zone';
-import { isAllowedUrl } from '../input/wire-schemas';
-import { createRenderCache } from './render-cache';
-import { createListBudget } from './list-budget';
+import { isAllowedUrl } from '../kernel/wire-schemas';
+import { createRenderCache } from '../kernel/render-cache';
+import { createListBudget } from '../kernel/list-budget';
 import { createPruner } from '../changes/change-retention';
-import { createHorizonKeeper } from '../recurrence/horizon';
+import { createHorizonKeeper } from '../operations/series-horizon';
 import { recordingStorage } from '../changes/change-recorder';
 import { createChangeEvents } from '../changes/change-events';
-import type { CalendarConfig } from './context';
-import type { CalendarOptions, ImageProvider } from './options';
+import type { CalendarConfig } from '../kernel/context';
+import type { CalendarOptions, ImageProvider } from '../kernel/options';
 
 /** Accepts absolute http(s) URLs as given; refuses ids (there is no media library). */
 export const urlImages: ImageProvider = {

@@ -21,3 +21,15 @@ export function newArgMemo(): ArgMemo {
     records: { venue: new Map(), organizer: new Map(), category: new Map(), tag: new Map() },
   };
 }
+
+/**
+ * Records read (or written) earlier in the same call: a write's validation reads the venues,
+ * organizers and terms it names, and a list's category filter every category; rendering the
+ * answer need not read them again. Only within one call: a write's storage is one transaction,
+ * where nothing else can change them, and a read's were read after the change number that
+ * keys its answer, as the rest of its reads are.
+ */
+export function remember<K extends keyof MemoRecords>(memo: ArgMemo, kind: K, records: readonly MemoRecords[K][]): void {
+  const kept: Map<number, MemoRecords[K]> = memo.records[kind];
+  for (const r of records) kept.set(r.id, r);
+}
