@@ -1,11 +1,12 @@
-// Import rules checked by `npm run lint:imports` (part of npm test): no cycle in any package.
+// Import rules checked by `npm run lint:imports` (part of npm test): no cycle in any package;
+// core imports neither the migration client nor anything that speaks over the network.
 // dependency-cruiser reads the TypeScript imports, type-only ones included (a type cycle is a
 // cycle for the reader too). docs/architecture.md says how core's layers stay acyclic.
 const CORE = 'packages/core/src/';
 const FOUNDATION = 'model|time|query|domain|recurrence|represent|storage|auth|accounts';
 /** The composition root: createCalendar and its configuration, and the package's entry points. */
 const ROOT = 'calendar/|index\\.ts$|binding\\.ts$|adapter\\.ts$';
-const ABOVE_OPERATIONS = `changes/|dataset/|ical/|migrate/|${ROOT}`;
+const ABOVE_OPERATIONS = `changes/|dataset/|ical/|${ROOT}`;
 const ABOVE_KERNEL = `operations/|${ABOVE_OPERATIONS}`;
 const ABOVE_FOUNDATION = `kernel/|${ABOVE_KERNEL}`;
 
@@ -49,12 +50,35 @@ module.exports = {
       from: { path: `^${CORE}(changes|dataset|ical)/` },
       to: { path: `^${CORE}(?:changes/|dataset/|ical/|${ROOT})`, pathNot: `^${CORE}$1/` },
     },
+    {
+      name: 'core-not-migrate',
+      severity: 'error',
+      comment: 'Core is pure functions over a storage: the client of a remote site (@evcal/migrate) builds on core, never the other way.',
+      from: { path: '^packages/core/src/' },
+      to: { path: ['^packages/migrate/', 'node_modules/@evcal/migrate/'] },
+    },
+    {
+      name: 'core-no-network',
+      severity: 'error',
+      comment: 'Core does no network I/O: HTTP servers and clients live in @evcal/http, @evcal/migrate and @evcal/cli.',
+      from: { path: '^packages/core/src/' },
+      to: { path: ['^(node:)?(http|https|http2|net|tls|dgram|dns)$', '(^|/)node_modules/(undici|node-fetch|axios|got|ky|ws)/'] },
+    },
+    {
+      name: 'migrate-through-core-api',
+      severity: 'error',
+      comment: "@evcal/migrate uses core's public entry points (@evcal/core, @evcal/core/adapter), never its internals.",
+      from: { path: '^packages/migrate/src/' },
+      to: { path: '^packages/core/src/', pathNot: '^packages/core/src/(index|adapter)\\.ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: ['node_modules', 'dist'] },
     exclude: { path: ['node_modules', '/dist/', '\\.test\\.ts$', '/test/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { conditionNames: ['@evcal/source', 'import', 'require', 'node', 'default'] },
+    // exportsFields: dependency-cruiser reads no `exports` by default, and without it no import of
+    // another workspace package (@evcal/core from @evcal/migrate) was resolved, so no rule saw one.
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['@evcal/source', 'import', 'require', 'node', 'default'] },
   },
 };

@@ -8,6 +8,7 @@ export const projects = [
   'packages/sql',
   'packages/http',
   'packages/client',
+  'packages/migrate',
   'packages/cli',
   'test',
 ];

@@ -20,6 +20,7 @@ const PACKAGES = [
   { name: 'file-json', outputs: ['index.js'] },
   { name: 'sql', outputs: ['index.js'] },
   { name: 'http', outputs: ['index.js', 'node.js'] },
+  { name: 'migrate', outputs: ['index.js'] },
   { name: 'cli', outputs: ['cli.js', 'web/calendar-page.global.js', 'web/reference-page.global.js'], alsoReads: ['client'] },
 ];
 /** Inputs every package's build shares. */

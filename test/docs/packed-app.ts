@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { REPO, type DocBlock } from './blocks';
 
 /** The packages published to npm (every workspace package but the benchmarks). */
-export const PUBLISHED = ['core', 'memory', 'file-json', 'sql', 'http', 'client', 'cli', 'storage-test-suite'];
+export const PUBLISHED = ['core', 'memory', 'file-json', 'sql', 'http', 'client', 'migrate', 'cli', 'storage-test-suite'];
 
 /**
  * What the docs' examples import besides evcal and Node, at versions that run on Node 20;

@@ -1,10 +1,8 @@
 // `evcal migrate`: a live site running The Events Calendar into a storage, with progress per
 // kind of record (a bar on a terminal, plain lines otherwise) and a report at the end.
 import { progress as progressBar } from '@clack/prompts';
-import {
-  createCalendar, isMigrationError, migrateFromReference, type MigrationKind, type MigrationProgress,
-  type MigrationReport,
-} from '@evcal/core';
+import { createCalendar } from '@evcal/core';
+import { isMigrationError, migrateFromReference, type MigrationKind, type MigrationProgress, type MigrationReport } from '@evcal/migrate';
 import { openStorage, redact } from './storage-url';
 import { writeStdout } from './output';
 

@@ -1,5 +1,5 @@
 // @evcal/core: what apps use: the calendar and its typed operations, options, errors,
-// messages, roles, the representations, datasets, iCalendar and migration, time helpers.
+// messages, roles, the representations, datasets, iCalendar, time helpers.
 // Storage adapter authors: @evcal/core/adapter. Transport bindings (@evcal/http):
 // @evcal/core/binding.
 
@@ -70,14 +70,10 @@ export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';
 export type { ImportChunks } from './dataset/import-chunks';
 export { encodeDataset, decodeDataset, datasetJsonBytes } from './dataset/codec';
 export type { EncodedDataset, RecordSet } from './dataset/codec';
-
-// Moving in from a live site running the reference, over its REST API.
-export { migrateFromReference } from './migrate/migrate';
-export type { MigrateOptions, MigrationProgress } from './migrate/migrate';
-export { MigrationError, isMigrationError } from './migrate/migration-error';
-export type { MigrationErrorCode } from './migrate/migration-error';
-export type { MigrationReport, MigrationKind, KindCounts, RecordIssue } from './migrate/migration-report';
-export type { FetchLike } from './migrate/source-client';
+// Records built one at a time, for importers that store them their own way (@evcal/migrate).
+export { createRecordBuilder } from './dataset/record-builder';
+export type { RecordBuilder, ClaimId } from './dataset/record-builder';
+export { orderParentsFirst } from './dataset/dataset';
 
 // Time helpers (wall clocks, zones, PHP-compatible parsing).
 export { parsePhpTime } from './time/php-time';
@@ -86,6 +82,12 @@ export { resolveZone, isValidZoneName, wallToInstant, instantToWall, zoneAbbrevi
 export type { Zone } from './time/zone';
 export { formatWall, parseWall, formatUtc } from './time/wall-clock';
 export type { WallClock } from './time/wall-clock';
+
+// Costs as the reference shows them (an event's `cost` and `cost_details`).
+export { costValues, displayCost } from './domain/cost';
+export type { CostDetails, CurrencyDefaults, CurrencyPosition } from './domain/cost';
+/** The date the reference shows for one never set. */
+export { ZERO_DATE } from './represent/post-dates';
 
 export type { LinkBase } from './represent/links';
 /** The public archive URL of a category or tag (its `url`), for pages that link terms they embed. */

@@ -1,7 +1,7 @@
 // One record of a dataset into a stored record: the same validation and normalisation as the
 // create routes, without permission checks. `importDataset` inserts what these build; the
-// migration from a reference site inserts or replaces it. Ids come from the caller, so both
-// decide how an id is claimed.
+// migration from a reference site (@evcal/migrate, through record-builder.ts) inserts or
+// replaces it. Ids come from the caller, so both decide how an id is claimed.
 import * as v from 'valibot';
 import { verbatim } from '../domain/messages';
 import type { Capability } from '../auth/capabilities';

@@ -1,7 +1,7 @@
 // What a migration did, per kind of record, what it could not carry and why, and the
 // verification pass: the source's own totals against what the lists gave and what the target
 // holds afterwards.
-import type { Storage } from '../storage/storage';
+import type { Storage } from '@evcal/core';
 import type { IdMapper, SourceKind } from './wire-records';
 
 export type MigrationKind = 'categories' | 'tags' | 'venues' | 'organizers' | 'events';

@@ -3,9 +3,9 @@
 // earlier lists the source's global id), and the terms by slug. This is all a run needs to
 // remember between runs, so nothing else is stored.
 import {
-  POST_STATUSES, type EventRecord, type OrganizerRecord, type PostKind, type PostRecord, type Taxonomy, type TermRecord, type VenueRecord,
-} from '../model/records';
-import type { Storage } from '../storage/storage';
+  POST_STATUSES, type EventRecord, type OrganizerRecord, type PostKind, type PostRecord, type Storage, type Taxonomy, type TermRecord,
+  type VenueRecord,
+} from '@evcal/core';
 
 export type AnyPost = EventRecord | VenueRecord | OrganizerRecord;
 

@@ -3,11 +3,7 @@
 // venues, organizers and events, ids kept unless asked otherwise; resumable and idempotent
 // (records whose `modified` did not change are left alone); a dry run validates everything
 // inside a transaction that is rolled back. Ends with a report and a verification pass.
-import { orderParentsFirst } from '../dataset/dataset';
-import { IMPORTER_CAPS } from '../dataset/record-import';
-import type { PostKind } from '../model/records';
-import { beginCall } from '../kernel/call';
-import type { Calendar } from '../calendar/calendar';
+import { createRecordBuilder, orderParentsFirst, type Calendar, type PostKind } from '@evcal/core';
 import { MigrationError } from './migration-error';
 import { emptyReport, KIND_OF, verify, type MigrationKind, type MigrationReport } from './migration-report';
 import { IdState, writeBatch, type Outcome, type SourceItem, type WriterContext } from './record-writer';
@@ -102,7 +98,7 @@ export async function migrateFromReference(calendar: Calendar, options: MigrateO
 
   const run = async (transaction: WriterContext['transaction']) => {
     const ctx: WriterContext = {
-      call: beginCall(config, { principal: { id: 0, capabilities: IMPORTER_CAPS } }),
+      builder: createRecordBuilder(calendar),
       storage, index, ids, newIds: options.newIds === true, zone: config.zone, currency: config.currency, transaction,
       onOutcome: (item, outcome) => {
         if (outcome.status === 'failed') report.failed.push(issue(item, outcome.reason));

@@ -4,13 +4,11 @@
 // an import is. Writes go in batches, one transaction each; a batch that fails in storage is
 // written again record by record, so one bad record never takes others with it and none is
 // ever half-written.
-import { isCalendarError } from '../domain/errors';
-import type { CurrencyDefaults } from '../domain/cost';
-import type { EventRecord, PostKind, Taxonomy } from '../model/records';
-import type { Storage, StorageTransaction } from '../storage/storage';
-import type { Zone } from '../time/zone';
-import { withStorage, type Call, type WriteCall } from '../kernel/call';
-import { buildEvent, buildLinkedPost, buildTerm, type ClaimId } from '../dataset/record-import';
+import {
+  isCalendarError, type ClaimId, type CurrencyDefaults, type EventRecord, type PostKind, type RecordBuilder, type Storage, type Taxonomy,
+  type Zone,
+} from '@evcal/core';
+import type { StorageTransaction } from '@evcal/core/adapter';
 import type { AnyPost, TargetIndex } from './target-index';
 import {
   embedded, eventInput, linkedIds, linkedPostInput, modifiedUtcOf, termIds, termInput, type IdMapper, type Json, type SourceKind,
@@ -31,7 +29,8 @@ export type Outcome =
   | { readonly status: 'failed'; readonly reason: string };
 
 export interface WriterContext {
-  readonly call: Call;
+  /** Builds records as an import does: the same validation and normalisation. */
+  readonly builder: RecordBuilder;
   readonly storage: Storage;
   readonly index: TargetIndex;
   readonly ids: IdState;
@@ -103,17 +102,16 @@ export async function writeBatch(ctx: WriterContext, items: readonly SourceItem[
 /** Outcomes and index updates wait in `staged` until the transaction commits. */
 async function writeOne(ctx: WriterContext, tx: StorageTransaction, item: SourceItem, staged: (() => void)[]): Promise<void> {
   const sourceId = Number(item.wire.id);
-  const c = withStorage(ctx.call, tx);
   try {
-    if (item.kind === 'category' || item.kind === 'tag') await writeTerm(ctx, c, item, sourceId, staged);
-    else await writePost(ctx, c, tx, item, sourceId, staged);
+    if (item.kind === 'category' || item.kind === 'tag') await writeTerm(ctx, tx, item, sourceId, staged);
+    else await writePost(ctx, tx, item, sourceId, staged);
   } catch (error) {
     if (!isCalendarError(error)) throw error;
     report(ctx, staged, item, { status: 'failed', reason: error.message.replace(/^Invalid dataset at [^:]*: /, '') });
   }
 }
 
-async function writeTerm(ctx: WriterContext, c: WriteCall, item: SourceItem, sourceId: number, staged: (() => void)[]): Promise<void> {
+async function writeTerm(ctx: WriterContext, tx: StorageTransaction, item: SourceItem, sourceId: number, staged: (() => void)[]): Promise<void> {
   const taxonomy = item.kind as Taxonomy;
   const found = ctx.newIds ? ctx.index.termBySlug(taxonomy, String(item.wire.slug)) : ctx.index.term(sourceId)?.record;
   const other = !ctx.newIds ? ctx.index.term(sourceId) : undefined;
@@ -129,15 +127,15 @@ async function writeTerm(ctx: WriterContext, c: WriteCall, item: SourceItem, sou
     ctx.ids.set('term', sourceId, found.id);
     return report(ctx, staged, item, { status: 'unchanged' });
   }
-  const term = await buildTerm(c, taxonomy, raw, `${taxonomy} ${sourceId}`, claim(c, 'term', found?.id, ctx.newIds ? undefined : sourceId));
-  const terms = taxonomy === 'category' ? c.storage.categories : c.storage.tags;
+  const term = await ctx.builder.term(tx, taxonomy, raw, `${taxonomy} ${sourceId}`, claim(tx, 'term', found?.id, ctx.newIds ? undefined : sourceId));
+  const terms = taxonomy === 'category' ? tx.categories : tx.tags;
   await (found ? terms.replace(term) : terms.insert(term));
   ctx.ids.set('term', sourceId, term.id);
   staged.push(() => ctx.index.putTerm(taxonomy, term));
   report(ctx, staged, item, { status: found ? 'updated' : 'created' });
 }
 
-async function writePost(ctx: WriterContext, c: WriteCall, tx: StorageTransaction, item: SourceItem, sourceId: number, staged: (() => void)[]): Promise<void> {
+async function writePost(ctx: WriterContext, tx: StorageTransaction, item: SourceItem, sourceId: number, staged: (() => void)[]): Promise<void> {
   const kind = item.kind as PostKind;
   const wire = item.wire;
   const gid = typeof wire.global_id === 'string' ? wire.global_id : undefined;
@@ -157,9 +155,9 @@ async function writePost(ctx: WriterContext, c: WriteCall, tx: StorageTransactio
     return report(ctx, staged, item, { status: 'unchanged' });
   }
   const raw = { ...(refs ? refs.raw : linkedPostInput(kind as 'venue' | 'organizer', wire, ctx.zone)), global_id_lineage: lineage };
-  const id = claim(c, 'post', existing?.id, ctx.newIds ? undefined : sourceId);
+  const id = claim(tx, 'post', existing?.id, ctx.newIds ? undefined : sourceId);
   const path = `${kind} ${sourceId}`;
-  let record: AnyPost = kind === 'event' ? await buildEvent(c, raw, path, id) : await buildLinkedPost(c, kind, raw, path, id);
+  let record: AnyPost = kind === 'event' ? await ctx.builder.event(tx, raw, path, id) : await ctx.builder.linkedPost(tx, kind, raw, path, id);
   if (refs) {
     record = { ...(record as EventRecord), currencySymbol: refs.cost.symbol, currencyPosition: refs.cost.position, currencyCode: refs.cost.code };
     if (!refs.cost.exact) ctx.onNote(item, `its cost "${String(wire.cost)}" renders differently here (the site's default currency differs)`);
@@ -207,11 +205,11 @@ function sameLinks(existing: AnyPost, raw: Json | undefined): boolean {
 }
 
 /** The target id: the matched record's, the source's (kept ids), or a new one. */
-function claim(c: WriteCall, kind: 'post' | 'term', existing: number | undefined, keep: number | undefined): ClaimId {
+function claim(tx: StorageTransaction, kind: 'post' | 'term', existing: number | undefined, keep: number | undefined): ClaimId {
   return async () => {
     if (existing !== undefined) return existing;
-    if (keep === undefined) return c.storage.sequences.next(kind);
-    await c.storage.sequences.bump(kind, keep);
+    if (keep === undefined) return tx.sequences.next(kind);
+    await tx.sequences.bump(kind, keep);
     return keep;
   };
 }

@@ -1,11 +1,10 @@
 // The reference's representations read back into dataset records: what the wire shows is
 // what a record stores, but for what the reference derives (display costs, permalinks as
 // websites, escaped titles, zero dates), which is mapped back to what produces it again.
-import { costValues, displayCost, type CostDetails, type CurrencyDefaults } from '../domain/cost';
-import type { PostKind, Taxonomy } from '../model/records';
-import { ZERO_DATE } from '../represent/post-dates';
-import { formatUtc, parseWall } from '../time/wall-clock';
-import { wallToInstant, type Zone } from '../time/zone';
+import {
+  costValues, displayCost, formatUtc, parseWall, wallToInstant, ZERO_DATE, type CostDetails, type CurrencyDefaults, type PostKind,
+  type Taxonomy, type Zone,
+} from '@evcal/core';
 
 export type Json = Record<string, unknown>;
 export type SourceKind = Taxonomy | PostKind;

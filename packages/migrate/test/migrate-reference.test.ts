@@ -6,8 +6,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCalendar, isMigrationError, migrateFromReference, type Calendar, type MigrateOptions } from '@evcal/core';
+import { createCalendar, type Calendar } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
+import { isMigrationError, migrateFromReference, type MigrateOptions } from '@evcal/migrate';
 import { APP_PASSWORD, recordedSite, SITE, startFakeReference, USER, type FakeReference, type Json } from './support/fake-reference';
 
 const HAVE_FIXTURES = existsSync(fileURLToPath(new URL('../../../../shared/fixtures/tec-site/README.md', import.meta.url)));
