@@ -6,8 +6,10 @@ const CORE = 'packages/core/src/';
 const FOUNDATION = 'model|time|query|domain|recurrence|represent|storage|auth|accounts';
 /** The composition root: createCalendar and its configuration, and the package's entry points. */
 const ROOT = 'calendar/|index\\.ts$|binding\\.ts$|adapter\\.ts$';
-const ABOVE_OPERATIONS = `changes/|dataset/|ical/|${ROOT}`;
-const ABOVE_KERNEL = `operations/|${ABOVE_OPERATIONS}`;
+const ABOVE_EVENTS = `changes/|dataset/|ical/|${ROOT}`;
+const ABOVE_RESOURCES = `events/|${ABOVE_EVENTS}`;
+const ABOVE_SHARED = `terms/|linked-posts/|${ABOVE_RESOURCES}`;
+const ABOVE_KERNEL = `shared/|${ABOVE_SHARED}`;
 const ABOVE_FOUNDATION = `kernel/|${ABOVE_KERNEL}`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -37,11 +39,25 @@ module.exports = {
       to: { path: `^${CORE}(?:${ABOVE_KERNEL})` },
     },
     {
-      name: 'core-operations',
+      name: 'core-shared',
       severity: 'error',
-      comment: 'The resources\' operations (events, series, venues, organizers, terms) import neither the services built on them nor the composition root.',
-      from: { path: `^${CORE}operations/` },
-      to: { path: `^${CORE}(?:${ABOVE_OPERATIONS})` },
+      comment: 'The rules the resources share (access, status filters, slugs and publish dates, common arguments) import no resource.',
+      from: { path: `^${CORE}shared/` },
+      to: { path: `^${CORE}(?:${ABOVE_SHARED})` },
+    },
+    {
+      name: 'core-resources',
+      severity: 'error',
+      comment: 'Terms and linked posts (venues, organizers) sit side by side, below the events that refer to them.',
+      from: { path: `^${CORE}(terms|linked-posts)/` },
+      to: { path: `^${CORE}(?:terms/|linked-posts/|${ABOVE_RESOURCES})`, pathNot: `^${CORE}$1/` },
+    },
+    {
+      name: 'core-events',
+      severity: 'error',
+      comment: 'Events and series import neither the services built on them nor the composition root.',
+      from: { path: `^${CORE}events/` },
+      to: { path: `^${CORE}(?:${ABOVE_EVENTS})` },
     },
     {
       name: 'core-services',

@@ -4,9 +4,9 @@
 // placeholders of messages (for catalogues of translations).
 
 export type { ArgSpec, ArgSpecs, ArgContext, ArgValues, ArgInput } from './kernel/args';
-export { eventListArgs, eventWriteArgs, eventReadArgs, eventPathIdArg, eventSlugArg } from './operations/event-args';
-export { linkedPostWriteArgs, linkedPostListArgs, linkedPostIdArg, linkedPostSlugArg, readArgs } from './operations/linked-post-args';
-export { termIdArg, termListArgs, termWriteArgs } from './operations/term-args';
+export { eventListArgs, eventWriteArgs, eventReadArgs, eventPathIdArg, eventSlugArg } from './events/event-args';
+export { linkedPostWriteArgs, linkedPostListArgs, linkedPostIdArg, linkedPostSlugArg, readArgs } from './linked-posts/linked-post-args';
+export { termIdArg, termListArgs, termWriteArgs } from './terms/term-args';
 export { changesArgs } from './changes/change-feed';
 // Every operation's arguments and result, declared once (the route table, the namespace index and /doc read them).
 export { OPERATIONS } from './calendar/operation-declarations';
@@ -16,4 +16,4 @@ export { listValidator, hash as hashText } from './kernel/validators';
 export { placeholdersOf } from './domain/messages';
 export { SHARED_SCHEMAS } from './kernel/wire-schemas';
 export { sharedArgs } from './kernel/plan-cache';
-export { invalidKey as invalidIdempotencyKey } from './operations/idempotency';
+export { invalidKey as invalidIdempotencyKey } from './kernel/idempotency';

@@ -5,8 +5,8 @@
 
 export { createCalendar } from './calendar/calendar';
 export type { Calendar, EventOperations, ChangeOperations } from './calendar/calendar';
-export type { LinkedPostOperations } from './operations/linked-posts';
-export type { TermOperations } from './operations/terms';
+export type { LinkedPostOperations } from './linked-posts/linked-posts';
+export type { TermOperations } from './terms/terms';
 export type {
   CalendarOptions, ChangeLogOptions, IcalOptions, IdempotencyOptions, RecurrenceOptions, WebhookOptions, ImageProvider, UserDirectory,
 } from './kernel/options';
@@ -14,11 +14,13 @@ export type { CalendarConfig } from './kernel/context';
 export { urlImages } from './calendar/config';
 export type { CallContext } from './kernel/call';
 // Writes sent with an idempotency key (`calendar.idempotent`).
-export { IDEMPOTENCY_KEY_RULE } from './operations/idempotency';
-export type { IdempotentRequest, IdempotentOutcome, IdempotentRunner } from './operations/idempotency';
-export type { ListResult, ListPlan, ListStability } from './operations/list-urls';
-export type { KeptRead } from './operations/kept-reads';
-export type * from './operations/inputs';
+export { IDEMPOTENCY_KEY_RULE } from './kernel/idempotency';
+export type { IdempotentRequest, IdempotentOutcome, IdempotentRunner } from './kernel/idempotency';
+export type { ListResult, ListPlan, ListStability } from './kernel/list-urls';
+export type { KeptRead } from './kernel/kept-reads';
+export type * from './events/event-inputs';
+export type * from './linked-posts/linked-post-inputs';
+export type * from './terms/term-inputs';
 export type { ChangesInput } from './changes/change-args';
 
 export { CalendarError, isCalendarError } from './domain/errors';
@@ -63,7 +65,7 @@ export type { IcsSkipped } from './ical/ics-reader';
 
 // Recurrence: occurrence ids (docs/recurrence.md).
 export { occurrenceId, isOccurrenceId, decodeOccurrenceId } from './model/occurrence-id';
-export type { RecurrenceSettings } from './operations/series-occurrences';
+export type { RecurrenceSettings } from './events/series-occurrences';
 
 export { importDataset, exportDataset } from './dataset/dataset';
 export type { Dataset, ImportOptions, ImportSummary } from './dataset/dataset';

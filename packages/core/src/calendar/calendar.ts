@@ -6,26 +6,27 @@ import { resolveConfig } from './config';
 import type { CalendarConfig } from '../kernel/context';
 import type { CalendarOptions } from '../kernel/options';
 import { eventFeed, singleEventFeed, type EventFeed, type FeedOptions } from '../ical/event-feed';
-import { eventListPlanner, getEvent, getEventBySlug } from '../operations/event-read';
-import { createEvent, deleteEvent, updateEvent } from '../operations/event-write';
-import { linkedPostOperations, type LinkedPostOperations } from '../operations/linked-posts';
-import type { ListPlan, ListResult, ListStability } from '../operations/list-urls';
+import { eventListPlanner, getEvent, getEventBySlug } from '../events/event-read';
+import { createEvent, deleteEvent, updateEvent } from '../events/event-write';
+import { linkedPostOperations, type LinkedPostOperations } from '../linked-posts/linked-posts';
+import type { ListPlan, ListResult, ListStability } from '../kernel/list-urls';
 import type {
   EventCreateInput, EventDeleteBySlugInput, EventDeleteInput, EventGetBySlugInput, EventGetInput, EventListInput,
-  EventUpdateBySlugInput, EventUpdateInput, OrganizerWriteInput, VenueWriteInput,
-} from '../operations/inputs';
+  EventUpdateBySlugInput, EventUpdateInput,
+} from '../events/event-inputs';
+import type { OrganizerWriteInput, VenueWriteInput } from '../linked-posts/linked-post-inputs';
 import type {
   CategoryListJson, EventJson, EventListJson, OrganizerJson, OrganizerListJson, TagListJson, VenueJson, VenueListJson,
 } from '../represent/schemas';
 import type { Validated } from '../kernel/validators';
-import { termOperations, type TermOperations } from '../operations/terms';
+import { termOperations, type TermOperations } from '../terms/terms';
 import { readChanges } from '../changes/change-feed';
 import type { ChangeListener } from '../kernel/context';
 import { webhookOperations, type WebhookOperations } from '../changes/webhook-endpoints';
 import type { ChangesJson } from '../represent/change-schemas';
 import type { ChangesInput } from '../changes/change-args';
-import { createIdempotentRunner, type IdempotentRunner } from '../operations/idempotency';
-import { keptReads, type KeptRead } from '../operations/kept-reads';
+import { createIdempotentRunner, type IdempotentRunner } from '../kernel/idempotency';
+import { keptReads, type KeptRead } from '../kernel/kept-reads';
 
 type Json = Validated<EventJson>;
 

@@ -10,7 +10,7 @@ import { isAllowedUrl } from '../kernel/wire-schemas';
 import { createRenderCache } from '../kernel/render-cache';
 import { createListBudget } from '../kernel/list-budget';
 import { createPruner } from '../changes/change-retention';
-import { createHorizonKeeper } from '../operations/series-horizon';
+import { createHorizonKeeper } from '../events/series-horizon';
 import { recordingStorage } from '../changes/change-recorder';
 import { createChangeEvents } from '../changes/change-events';
 import type { CalendarConfig } from '../kernel/context';

@@ -9,9 +9,9 @@ import type { REPRESENTATIONS } from '../represent/schemas';
 import type { SYNC_REPRESENTATIONS } from '../represent/change-schemas';
 import { CHANGES_ARGS } from '../changes/change-args';
 import { WEBHOOK_ARGS } from '../changes/webhook-args';
-import { EVENT_ARGS } from '../operations/event-args';
-import { LINKED_POST_ARGS } from '../operations/linked-post-args';
-import { TERM_ARGS } from '../operations/term-args';
+import { EVENT_ARGS } from '../events/event-args';
+import { LINKED_POST_ARGS } from '../linked-posts/linked-post-args';
+import { TERM_ARGS } from '../terms/term-args';
 
 /** The name of a representation schema (`Event`, `EventList`, …): what /doc's components are named. */
 export type RepresentationName = keyof typeof REPRESENTATIONS | keyof typeof SYNC_REPRESENTATIONS;

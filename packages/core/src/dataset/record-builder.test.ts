@@ -2,7 +2,7 @@
 // points only, records built inside a transaction of the caller's, nothing written by the builder.
 import { createMemoryStorage } from '@evcal/memory';
 import { describe, expect, it } from 'vitest';
-import { createCalendar, createRecordBuilder, isCalendarError, type ClaimId } from '../index';
+import { createCalendar, createRecordBuilder, isCalendarError, type ClaimId } from '..';
 
 function calendar() {
   return createCalendar({ storage: createMemoryStorage(), timezone: 'Europe/Rome', now: () => Date.UTC(2026, 10, 22, 12) });

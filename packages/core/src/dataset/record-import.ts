@@ -17,12 +17,12 @@ import { sanitizeSlug } from '../domain/slug';
 import { ZERO_DATE } from '../represent/post-dates';
 import { formatUtc, parseWall } from '../time/wall-clock';
 import type { Call, WriteCall } from '../kernel/call';
-import { eventWriteArgs } from '../operations/event-args';
-import { applyEventWrite, blankEvent } from '../operations/event-apply';
-import { linkedPostWriteArgs } from '../operations/linked-post-args';
-import { newLinkedPost } from '../operations/linked-posts';
-import { isUnpublishedStatus } from '../operations/post-write';
-import { termCollection } from '../operations/term-refs';
+import { eventWriteArgs } from '../events/event-args';
+import { applyEventWrite, blankEvent } from '../events/event-apply';
+import { linkedPostWriteArgs } from '../linked-posts/linked-post-args';
+import { newLinkedPost } from '../linked-posts/linked-posts';
+import { isUnpublishedStatus } from '../shared/post-write';
+import { termCollection } from '../terms/term-refs';
 
 /** The id a record gets, from the id it asks for (undefined: none). */
 export type ClaimId = (requested: number | undefined) => Promise<number>;

@@ -16,9 +16,9 @@ import { formatWall, parseWall } from '../time/wall-clock';
 import { instantToWall, resolveZone, wallToInstant } from '../time/zone';
 import { postUrl } from '../represent/links';
 import type { Call } from '../kernel/call';
-import { EVENT_ARGS } from '../operations/event-args';
-import { assertReadable, buildQuery, findEventOrFail } from '../operations/event-read';
-import { isUnlocked, type Unlock } from '../operations/post-access';
+import { EVENT_ARGS } from '../events/event-args';
+import { assertReadable, buildQuery, findEventOrFail } from '../events/event-read';
+import { isUnlocked, type Unlock } from '../shared/post-access';
 
 type Input = Readonly<Record<string, unknown>>;
 

@@ -58,7 +58,7 @@ export interface CalendarConfig {
   readonly pruneDue: () => Promise<void> | undefined;
   readonly ical: { readonly maxEvents: number; readonly uid: UidForm; readonly name: string | undefined; readonly refreshMinutes: number };
   readonly recurrence: RecurrenceSettings;
-  /** Keeps the recurrence horizon (operations/series-horizon.ts). */
+  /** Keeps the recurrence horizon (events/series-horizon.ts). */
   readonly horizon: HorizonKeeper;
   /** How long the change log keeps entries, in ms. */
   readonly changeRetentionMs: number;

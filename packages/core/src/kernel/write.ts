@@ -13,7 +13,7 @@ export const WRITE_ATTEMPTS = 4;
  * writes through the call it gets. A transaction that loses a race (a storage `conflict`, e.g.
  * a serialisation failure, or a lock wait that ran out) runs again from the start after a
  * short random pause; the last conflict is thrown when every attempt lost. A call that runs
- * inside a transaction already (an idempotent write's, operations/idempotency.ts) writes
+ * inside a transaction already (an idempotent write's, kernel/idempotency.ts) writes
  * through it, and that transaction's runner tries again.
  */
 export async function runWrite<T>(call: Call, fn: (c: WriteCall) => Promise<T>): Promise<T> {

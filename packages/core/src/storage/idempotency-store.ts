@@ -1,7 +1,7 @@
 // The storage contract's idempotency records (HTTP `Idempotency-Key`, docs/http.md): the
 // answer of a write sent with a key, kept with that key by the write transaction that made it,
 // so that a committed write and its record land together or not at all. Core decides what a
-// key answers (operations/idempotency.ts); adapters persist records as given.
+// key answers (kernel/idempotency.ts); adapters persist records as given.
 
 /** One write's answer, kept with the key it was sent with. */
 export interface IdempotencyRecord {

@@ -12,13 +12,13 @@ import { createPlanCache, type PlanCache } from '../kernel/plan-cache';
 import { EVENT_ARGS, eventListArgs } from './event-args';
 import { dateWindow, DATE_PARAMS } from './event-dates';
 import { readEvent, renderEventsJson } from './event-render';
-import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
-import { isUnlocked } from './post-access';
+import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, postListJson, readList, totalPages, type ListPlan, type ListResult } from '../kernel/list-urls';
+import { isUnlocked } from '../shared/post-access';
 import { queryReach } from './series-horizon';
-import { modifiedRange, modifiedValidity } from './shared-args';
+import { modifiedRange, modifiedValidity } from '../shared/shared-args';
 import { narrowed } from '../time/validity';
-import { visibility } from './status-filter';
-import { termFilterIds } from './term-refs';
+import { visibility } from '../shared/status-filter';
+import { termFilterIds } from '../terms/term-refs';
 import type { Validated } from '../kernel/validators';
 import type { EventJson, EventListJson } from '../represent/schemas';
 

@@ -6,8 +6,8 @@ import { arg, type ArgContext, type ArgSpecs } from '../kernel/args';
 import { anyString, MAX_TERM_NAME, nonEmptyString, positiveInt, termRefList, textOfLength, withRule, wpBoolean } from '../kernel/wire-schemas';
 import { msg } from '../domain/messages';
 import type { Taxonomy } from '../model/records';
-import { eventIdArg } from './event-ref-args';
-import { modifiedArgs, pageArg, perPageArg } from './shared-args';
+import { eventIdArg } from '../shared/event-ref-args';
+import { modifiedArgs, pageArg, perPageArg } from '../shared/shared-args';
 import { findTerms, termCollection } from './term-refs';
 
 const noun = (taxonomy: Taxonomy) => (taxonomy === 'category' ? 'category' : 'tag');

@@ -1,11 +1,11 @@
 // The `rest_url`, `next_rest_url` and `previous_rest_url` of list envelopes, and the totals.
-import { parseArgs, type ArgSpecs } from '../kernel/args';
+import { parseArgs, type ArgSpecs } from './args';
 import type { EventListJson } from '../represent/schemas';
-import type { Call, ListStability } from '../kernel/context';
-import { listValidatorOfText } from '../kernel/validators';
-import type { PlanCache, Planned } from '../kernel/plan-cache';
+import type { Call, ListStability } from './context';
+import { listValidatorOfText } from './validators';
+import type { PlanCache, Planned } from './plan-cache';
 
-export type { ListStability } from '../kernel/context';
+export type { ListStability } from './context';
 
 /** Ordered query parameters; undefined values are left out. */
 export type UrlParams = ReadonlyArray<readonly [string, string | number | undefined]>;

@@ -14,7 +14,7 @@ import { formatUtc, formatWall, parseWall, wallFromEpochUtc, wallToEpochUtc } fr
 import { resolveZone, wallToInstant } from '../time/zone';
 import type { WriteCall } from '../kernel/call';
 import { applyEventWrite, type EventWriteMode, type EventWriteValues } from './event-apply';
-import { resolveSlug, stamps } from './post-write';
+import { resolveSlug, stamps } from '../shared/post-write';
 import type { RecurrenceValue } from './recurrence-args';
 
 export type Scope = 'this' | 'following' | 'all';

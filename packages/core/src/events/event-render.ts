@@ -5,7 +5,7 @@ import type { CountedTerm } from '../query/query-types';
 import { eventJson, relatedIds, type EventJson, type Related } from '../represent/event-json';
 import type { ArgMemo, MemoRecords } from '../kernel/args';
 import type { Call } from '../kernel/call';
-import { isUnlocked, type Unlock } from './post-access';
+import { isUnlocked, type Unlock } from '../shared/post-access';
 import { eventValidator, withJsonText, withValidator, type Validated } from '../kernel/validators';
 
 export async function loadRelated(call: Call, events: readonly EventRecord[]): Promise<Related> {

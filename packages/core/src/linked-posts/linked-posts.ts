@@ -18,20 +18,20 @@ import { startCall, requirePermission, type Call, type CallContext, type WriteCa
 import type { CalendarConfig } from '../kernel/context';
 import { createPlanCache, type PlanCache } from '../kernel/plan-cache';
 import { LINKED_POST_ARGS, type OrganizerWriteArgs, type VenueWriteArgs } from './linked-post-args';
-import { listKeys, listLinks, listResult, parseList, planWithCache, readList, listViewKey, pageOffset, listFields, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listKeys, listLinks, listResult, parseList, planWithCache, readList, listViewKey, pageOffset, listFields, totalPages, type ListPlan, type ListResult } from '../kernel/list-urls';
 import { instantOf } from '../time/validity';
 import { remember } from '../kernel/arg-memo';
-import { explicitDates, isUnlocked } from './post-access';
-import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
-import { modifiedRange, modifiedValidity, resolveImage } from './shared-args';
-import { EDITOR_STATUSES, PUBLIC_STATUSES, visibility, type Visibility } from './status-filter';
+import { explicitDates, isUnlocked } from '../shared/post-access';
+import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from '../shared/post-write';
+import { modifiedRange, modifiedValidity, resolveImage } from '../shared/shared-args';
+import { EDITOR_STATUSES, PUBLIC_STATUSES, visibility, type Visibility } from '../shared/status-filter';
 import { checkPreconditions, linkedPostValidator, withValidator } from '../kernel/validators';
 import { runWrite } from '../kernel/write';
 import type {
   LinkedPostGetBySlugInput, LinkedPostGetInput, LinkedPostIdInput, LinkedPostListInput, LinkedPostSlugInput,
-} from './inputs';
+} from './linked-post-inputs';
 import type { OrganizerJson, OrganizerListJson, VenueJson, VenueListJson } from '../represent/schemas';
-import type { OrganizerWriteInput, VenueWriteInput } from './inputs';
+import type { OrganizerWriteInput, VenueWriteInput } from './linked-post-inputs';
 import type { Validated } from '../kernel/validators';
 
 type LinkedRecord = VenueRecord | OrganizerRecord;

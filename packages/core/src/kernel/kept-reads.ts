@@ -5,10 +5,10 @@
 // rendering it cost the event, its venues, organizers and terms and their counts. Any write
 // changes the counter, so a kept read is never older than what reading it again would give;
 // refusals (404, 401, a wrong password) are not kept. The texts share the lists' byte budget.
-import { createPlanCache, keyOf, type PlanCache } from '../kernel/plan-cache';
-import type { Call } from '../kernel/call';
-import type { CalendarConfig } from '../kernel/context';
-import { jsonTextOf, validatorOf, withJsonText, withValidator, type Validated } from '../kernel/validators';
+import { createPlanCache, keyOf, type PlanCache } from './plan-cache';
+import type { Call } from './call';
+import type { CalendarConfig } from './context';
+import { jsonTextOf, validatorOf, withJsonText, withValidator, type Validated } from './validators';
 
 /** A single read's answer as a binding sends it: its JSON text (UTF-8) and its validator. */
 export interface KeptRead<B extends object> {

@@ -13,9 +13,9 @@ import { msg } from '../domain/messages';
 import { CalendarError } from '../domain/errors';
 import type { Principal } from '../auth/capabilities';
 import type { IdempotencyRecord } from '../storage/idempotency-store';
-import { joining, startCall, type CallContext } from '../kernel/call';
-import type { CalendarConfig } from '../kernel/context';
-import { retryingConflicts } from '../kernel/write';
+import { joining, startCall, type CallContext } from './call';
+import type { CalendarConfig } from './context';
+import { retryingConflicts } from './write';
 
 /** A write's idempotency key, and what the write asks. */
 export interface IdempotentRequest {

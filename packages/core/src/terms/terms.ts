@@ -13,13 +13,13 @@ import { formatUtc } from '../time/wall-clock';
 import { startCall, requirePermission, type Call, type CallContext, type WriteCall } from '../kernel/call';
 import type { CalendarConfig } from '../kernel/context';
 import { createPlanCache, type PlanCache } from '../kernel/plan-cache';
-import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from './list-urls';
+import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, planWithCache, readList, totalPages, type ListPlan, type ListResult } from '../kernel/list-urls';
 import { TERM_ARGS } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
-import { modifiedRange, modifiedValidity } from './shared-args';
+import { modifiedRange, modifiedValidity } from '../shared/shared-args';
 import { checkPreconditions, termValidator, withValidator, type Validated } from '../kernel/validators';
 import { runWrite } from '../kernel/write';
-import type { TermCreateInput, TermGetInput, TermListInput, TermUpdateInput } from './inputs';
+import type { TermCreateInput, TermGetInput, TermListInput, TermUpdateInput } from './term-inputs';
 import type { CategoryListJson, TagListJson, TermJson } from '../represent/schemas';
 
 type Input = Readonly<Record<string, unknown>>;

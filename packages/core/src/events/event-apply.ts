@@ -15,12 +15,12 @@ import { resolveZone, wallToInstant, zoneAbbreviation } from '../time/zone';
 import { requirePermission, type WriteCall } from '../kernel/call';
 import { eventWriteArgs } from './event-args';
 import type { LinkedValue } from './event-links';
-import { linkedPostWriteArgs } from './linked-post-args';
-import { createOrReuse } from './linked-posts';
-import { explicitDates } from './post-access';
-import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from './post-write';
-import { resolveImage } from './shared-args';
-import { resolveTermsForWrite } from './term-refs';
+import { linkedPostWriteArgs } from '../linked-posts/linked-post-args';
+import { createOrReuse } from '../linked-posts/linked-posts';
+import { explicitDates } from '../shared/post-access';
+import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from '../shared/post-write';
+import { resolveImage } from '../shared/shared-args';
+import { resolveTermsForWrite } from '../terms/term-refs';
 
 /** The parsed values of an event write. */
 export type EventWriteValues = ArgValues<ReturnType<typeof eventWriteArgs>>;

@@ -6,9 +6,9 @@ import { anyString, degrees, nonEmptyString, positiveInt, truthy, urlOrEmpty } f
 import type { LinkedPostKind } from '../query/linked-post-engine';
 import {
   authorArg, contextArg, dateArg, imageArg, modifiedArgs, pageArg, passwordArg, perPageArg, writeStatusArg,
-} from './shared-args';
-import { eventIdArg } from './event-ref-args';
-import { statusFilterArg } from './status-filter';
+} from '../shared/shared-args';
+import { eventIdArg } from '../shared/event-ref-args';
+import { statusFilterArg } from '../shared/status-filter';
 
 /** The text fields a venue or organizer stores besides its name and description. */
 export const META_FIELDS = {

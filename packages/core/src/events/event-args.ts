@@ -8,14 +8,14 @@ import {
   anyString, degrees, idList, isNumericText, nonEmptyString, NOT_OF_TYPE, oneOf, strictDates, toPositiveInt, termRefList, timeValue, urlOrEmpty, withRule,
   wpBoolean, zoneOrEmpty,
 } from '../kernel/wire-schemas';
-import { eventIdArg } from './event-ref-args';
+import { eventIdArg } from '../shared/event-ref-args';
 import { recurrenceArg } from './recurrence-args';
 import { linkedValueSchema, validateLinkedValue } from './event-links';
 import {
   authorArg, contextArg, dateArg, imageArg, modifiedArgs, pageArg, passwordArg, perPageArg, writeStatusArg,
-} from './shared-args';
-import { statusFilterArg } from './status-filter';
-import { termFilterValidator } from './term-refs';
+} from '../shared/shared-args';
+import { statusFilterArg } from '../shared/status-filter';
+import { termFilterValidator } from '../terms/term-refs';
 
 const flag = (description: string) => arg({ schema: wpBoolean, description, type: 'boolean' });
 

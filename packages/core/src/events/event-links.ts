@@ -8,7 +8,7 @@ import { parseArgs, type ArgContext } from '../kernel/args';
 import { splitList, toPositiveInt } from '../kernel/wire-schemas';
 import type { LinkedPostKind } from '../query/linked-post-engine';
 import { remember } from '../kernel/arg-memo';
-import { linkedPostWriteArgs } from './linked-post-args';
+import { linkedPostWriteArgs } from '../linked-posts/linked-post-args';
 
 export type LinkedRef =
   | { readonly id: number }
