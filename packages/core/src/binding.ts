@@ -3,7 +3,7 @@
 // OpenAPI document), the validators of lists and the hashing of entity tags, parameters shared by the requests to one address, and the
 // placeholders of messages (for catalogues of translations).
 
-export type { ArgSpec, ArgSpecs, ArgContext, ArgValues, ArgInput } from './kernel/args';
+export type { ArgSpec, ArgSpecs, ArgContext, ArgValues, ArgInput, WireArgs } from './kernel/args';
 export { eventListArgs, eventWriteArgs, eventReadArgs, eventPathIdArg, eventSlugArg } from './events/event-args';
 export { linkedPostWriteArgs, linkedPostListArgs, linkedPostIdArg, linkedPostSlugArg, readArgs } from './linked-posts/linked-post-args';
 export { termIdArg, termListArgs, termWriteArgs } from './terms/term-args';

@@ -5,7 +5,7 @@
 // token: an anonymous reader never learns that a draft existed. A series comes with the
 // occurrences its changes affected (as they are now, or to remove).
 import { CalendarError } from '../domain/errors';
-import { parseArgs } from '../kernel/args';
+import { parseArgs, type WireArgs } from '../kernel/args';
 import { msg } from '../domain/messages';
 import type { OrganizerRecord, PostKind, TermRecord, VenueRecord } from '../model/records';
 import { isUnlocked } from '../shared/post-access';
@@ -24,7 +24,7 @@ import { CHANGES_ARGS, MAX_CHANGES_PER_PAGE } from './change-args';
 
 export { CHANGES_ARGS as changesArgs, MAX_CHANGES_PER_PAGE };
 
-export async function readChanges(call: Call, input: Readonly<Record<string, unknown>>): Promise<ChangesJson> {
+export async function readChanges(call: Call, input: WireArgs): Promise<ChangesJson> {
   const { values } = await parseArgs(CHANGES_ARGS, input, call.args);
   const perPage = Math.min(values.per_page!, MAX_CHANGES_PER_PAGE);
   const storage = call.storage;

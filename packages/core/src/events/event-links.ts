@@ -4,7 +4,7 @@
 import type { Message } from '../domain/messages';
 import { INVALID_PARAMETER } from '../domain/errors';
 import * as v from 'valibot';
-import { parseArgs, type ArgContext } from '../kernel/args';
+import { parseArgs, type ArgContext, type WireArgs } from '../kernel/args';
 import { splitList, toPositiveInt } from '../kernel/wire-schemas';
 import type { LinkedPostKind } from '../query/linked-post-engine';
 import { remember } from '../kernel/arg-memo';
@@ -13,7 +13,7 @@ import { linkedPostWriteArgs } from '../linked-posts/linked-post-args';
 export type LinkedRef =
   | { readonly id: number }
   /** Inline venue or organizer data to create one (or reuse a duplicate). */
-  | { readonly data: Readonly<Record<string, unknown>> };
+  | { readonly data: WireArgs };
 
 export type LinkedValue = { readonly kind: 'empty' } | { readonly kind: 'refs'; readonly refs: readonly LinkedRef[] };
 

@@ -2,7 +2,7 @@
 // ("Events, single GET").
 import { msg } from '../domain/messages';
 import { CalendarError } from '../domain/errors';
-import { parseArgs, type ArgValues } from '../kernel/args';
+import { parseArgs, type ArgValues, type WireArgs } from '../kernel/args';
 import type { EventRecord } from '../model/records';
 import { eventSearchWords } from '../query/text-match';
 import type { EventQuery, EventSortKey } from '../query/query-types';
@@ -22,7 +22,7 @@ import { termFilterIds } from '../terms/term-refs';
 import type { Validated } from '../kernel/validators';
 import type { EventJson, EventListJson } from '../represent/schemas';
 
-type Input = Readonly<Record<string, unknown>>;
+type Input = WireArgs;
 type ListValues = ArgValues<typeof eventListArgs>;
 
 /** `GET /events` of one calendar: its plans kept for lists asked again (plan-cache.ts). */

@@ -4,7 +4,7 @@
 // (omitted fields take their defaults); PATCH changes only the fields sent.
 import { msg } from '../domain/messages';
 import { CalendarError } from '../domain/errors';
-import { parseArgs } from '../kernel/args';
+import { parseArgs, type WireArgs } from '../kernel/args';
 import type { EventRecord, PostKind, PostRecord } from '../model/records';
 import { requirePermission, type Call, type WriteCall } from '../kernel/call';
 import { EVENT_ARGS } from './event-args';
@@ -16,7 +16,7 @@ import { checkPreconditions, eventValidator, needsValidator, type Validated } fr
 import { runWrite } from '../kernel/write';
 import type { EventJson } from '../represent/schemas';
 
-type Input = Readonly<Record<string, unknown>>;
+type Input = WireArgs;
 /** The parsed path parameter that names the event of an update or delete. */
 type EventKey = { readonly id?: number; readonly slug?: string };
 

@@ -5,7 +5,7 @@
 // built) and opened later, so that a validator (ETag) can be computed from the query before
 // anything is rendered.
 import { english, msg, type Message } from '../domain/messages';
-import { parseArgs } from '../kernel/args';
+import { parseArgs, type WireArgs } from '../kernel/args';
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../model/records';
 import type { EventQuery, Page } from '../query/query-types';
 import { createFeedWriter, eventUid, type FeedEventContent, type FeedWriter, type SeriesSet } from './feed-writer';
@@ -20,7 +20,7 @@ import { EVENT_ARGS } from '../events/event-args';
 import { assertReadable, buildQuery, findEventOrFail } from '../events/event-read';
 import { isUnlocked, type Unlock } from '../shared/post-access';
 
-type Input = Readonly<Record<string, unknown>>;
+type Input = WireArgs;
 
 export interface FeedOptions {
   /** Turns the feed's texts (the calendar's name) into the caller's language. @default English */

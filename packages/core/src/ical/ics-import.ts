@@ -8,7 +8,7 @@ import { POST_STATUSES, type EventRecord } from '../model/records';
 import { beginCall, type WriteCall } from '../kernel/call';
 import type { CalendarConfig } from '../kernel/context';
 import { eventWriteArgs } from '../events/event-args';
-import { applyEventWrite, blankEvent } from '../events/event-apply';
+import { applyEventWrite, blankEvent, type EventWriteValues } from '../events/event-apply';
 import { deleteAnyEvent, insertEvent, updateAnyEvent } from '../events/series-write';
 import { formatRule, ruleParts } from '../recurrence/expand';
 import { occurrenceId } from '../model/occurrence-id';
@@ -107,7 +107,7 @@ export async function importIcs(target: ImportTarget, text: string, options: Imp
 const IMPORTER_CAPS = [...new Set(Object.values(DEFAULT_ROLES).flat())] as Capability[];
 
 /** The event after the file's values, validated like a create (or a PATCH of every field the file sets). */
-async function write(call: WriteCall, item: IcsEvent, base: EventRecord, mode: 'create' | 'patch', status?: string): Promise<{ event: EventRecord; values: Record<string, unknown> }> {
+async function write(call: WriteCall, item: IcsEvent, base: EventRecord, mode: 'create' | 'patch', status?: string): Promise<{ event: EventRecord; values: EventWriteValues }> {
   const input = {
     title: item.title,
     description: textToHtml(item.description),
@@ -127,7 +127,7 @@ async function write(call: WriteCall, item: IcsEvent, base: EventRecord, mode: '
   };
   return guarded(item, async () => {
     const { values } = await parseArgs(eventWriteArgs(mode), input, call.args);
-    return { event: await applyEventWrite(call, base, values as Record<string, unknown>, mode), values: values as Record<string, unknown> };
+    return { event: await applyEventWrite(call, base, values, mode), values };
   });
 }
 

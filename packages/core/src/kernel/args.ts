@@ -40,6 +40,13 @@ export type ArgValues<S extends ArgSpecs> = {
   -readonly [K in keyof S]?: S[K] extends ArgSpec<infer T, any> ? T : never;
 };
 
+/**
+ * The arguments of a call as they arrive, not yet validated: a request's parameters (whatever
+ * JSON the wire carries) or an app's typed input (`ArgInput`). Only `parseArgs` reads them; an
+ * operation's handler works with what it returns (`ArgValues`: each schema's output type).
+ */
+export type WireArgs = Readonly<Record<string, unknown>>;
+
 /** The values a caller may pass for declared arguments (each schema's input type, `v.InferInput`). */
 export type ArgInput<S extends ArgSpecs> = {
   -readonly [K in keyof S]?: S[K] extends ArgSpec<any, infer I> ? I : unknown;
@@ -55,7 +62,7 @@ export function arg<TOut, TIn>(spec: ArgSpec<TOut, TIn>): ArgSpec<TOut, TIn> {
  * parsed values of the present arguments and the names the caller actually sent.
  */
 export async function parseArgs<S extends ArgSpecs>(
-  specs: S, raw: Readonly<Record<string, unknown>>, ctx: ArgContext,
+  specs: S, raw: WireArgs, ctx: ArgContext,
 ): Promise<{ values: ArgValues<S>; sent: ReadonlySet<string> }> {
   const { entries, required } = declared(specs);
   // The present arguments, in declaration order.

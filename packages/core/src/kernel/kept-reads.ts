@@ -5,6 +5,7 @@
 // rendering it cost the event, its venues, organizers and terms and their counts. Any write
 // changes the counter, so a kept read is never older than what reading it again would give;
 // refusals (404, 401, a wrong password) are not kept. The texts share the lists' byte budget.
+import type { WireArgs } from './args';
 import { createPlanCache, keyOf, type PlanCache } from './plan-cache';
 import type { Call } from './call';
 import type { CalendarConfig } from './context';
@@ -18,7 +19,7 @@ export interface KeptRead<B extends object> {
   body(): Validated<B>;
 }
 
-type Input = Readonly<Record<string, unknown>>;
+type Input = WireArgs;
 
 /** The kept reads of one operation: `json` is `run`'s answer, kept; `get` the same as an object of the caller's own. */
 export interface KeptReads<B extends object> {

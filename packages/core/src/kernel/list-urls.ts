@@ -1,5 +1,5 @@
 // The `rest_url`, `next_rest_url` and `previous_rest_url` of list envelopes, and the totals.
-import { parseArgs, type ArgSpecs } from './args';
+import { parseArgs, type ArgSpecs, type WireArgs } from './args';
 import type { EventListJson } from '../represent/schemas';
 import type { Call, ListStability } from './context';
 import { listValidatorOfText } from './validators';
@@ -150,7 +150,7 @@ export function listFields(links: ListLinks, total: number, pages: number): List
 }
 
 /** A list's parsed arguments, the page and its size. */
-export async function parseList<S extends ArgSpecs>(call: Call, specs: S, input: Readonly<Record<string, unknown>>) {
+export async function parseList<S extends ArgSpecs>(call: Call, specs: S, input: WireArgs) {
   const { values, sent } = await parseArgs(specs, input, call.args);
   // Every list declares `page` and `per_page` with defaults (shared-args.ts).
   const paging: { readonly page?: unknown; readonly per_page?: unknown } = values;
@@ -189,7 +189,7 @@ export function listKeys(lastChange: number, query: unknown): { validator: strin
  * new one (plan-cache.ts), with the interval its dates hold for.
  */
 export async function planWithCache<P extends object, R>(
-  call: Call, plans: PlanCache<P, R>, input: Readonly<Record<string, unknown>>, make: (lastChange: number) => Promise<Planned<P>>,
+  call: Call, plans: PlanCache<P, R>, input: WireArgs, make: (lastChange: number) => Promise<Planned<P>>,
 ): Promise<{ plan: P; stable: ListStability | undefined }> {
   const lastChange = await call.storage.lastChange();
   const { plan, validity } = await plans.plan(call, lastChange, input, () => make(lastChange));

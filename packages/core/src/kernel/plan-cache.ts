@@ -20,6 +20,7 @@
 //
 // Each list operation has a cache of its own (typed by its plan and its result); the bytes of
 // the lists they keep share one budget per calendar.
+import type { WireArgs } from './args';
 import { holdsAt, type Validity } from '../time/validity';
 import type { Call } from './context';
 import type { Held, ListBudget } from './list-budget';
@@ -30,7 +31,7 @@ export interface PlanCache<P extends object, R> {
    * The plan kept for these arguments and still valid now, or what `make` gives (kept for the
    * interval it holds), and that interval.
    */
-  plan(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>, make: () => Promise<Planned<P>>): Promise<Planned<P>>;
+  plan(call: Call, lastChange: number, input: WireArgs, make: () => Promise<Planned<P>>): Promise<Planned<P>>;
   /**
    * What `read` gives for the list whose validator is made from `key` (the change counter and
    * the complete normalised query), read once while it is kept (concurrent callers share the
@@ -96,7 +97,7 @@ export function createPlanCache<P extends object, R>(limits: { readonly plans: n
 }
 
 /** What a plan (or a kept read) is kept by: the change counter, the caller, the addresses and the raw arguments; undefined when they are not JSON. */
-export function keyOf(call: Call, lastChange: number, input: Readonly<Record<string, unknown>>): string | undefined {
+export function keyOf(call: Call, lastChange: number, input: WireArgs): string | undefined {
   const args = argsText(input);
   if (args === undefined) return undefined;
   const who = call.principal ? `${call.principal.id} ${call.principal.role ?? ''}` : '-';
@@ -117,7 +118,7 @@ const shared = new WeakSet<object>();
 const argTexts = new WeakMap<object, string>();
 
 /** Arguments as JSON text; shared ones (sharedArgs) serialised once. */
-function argsText(input: Readonly<Record<string, unknown>>): string | undefined {
+function argsText(input: WireArgs): string | undefined {
   const known = shared.has(input) ? argTexts.get(input) : undefined;
   if (known !== undefined) return known;
   let text: string;

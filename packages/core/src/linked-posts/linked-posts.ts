@@ -4,7 +4,7 @@
 // fields.
 import { msg } from '../domain/messages';
 import { CalendarError } from '../domain/errors';
-import { parseArgs, type ArgValues } from '../kernel/args';
+import { parseArgs, type ArgValues, type WireArgs } from '../kernel/args';
 import type { OrganizerRecord, PostStatus, VenueRecord } from '../model/records';
 import { foldText, fragmentWords } from '../query/text-match';
 import type { LinkedPostKind } from '../query/linked-post-engine';
@@ -42,7 +42,7 @@ type LinkedRecord = VenueRecord | OrganizerRecord;
 export type LinkedPostWriteValues = ArgValues<VenueWriteArgs> & ArgValues<OrganizerWriteArgs> & { slug?: string };
 /** The parsed path parameter that names the record. */
 type PostKey = { readonly id?: number; readonly slug?: string };
-type Input = Readonly<Record<string, unknown>>;
+type Input = WireArgs;
 
 const NOT_TRASHED: readonly PostStatus[] = ['publish', 'future', 'draft', 'pending', 'private', 'auto-draft', 'inherit'];
 

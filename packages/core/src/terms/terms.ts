@@ -2,7 +2,7 @@
 // GET", "Terms: create, update, delete").
 import { msg } from '../domain/messages';
 import { CalendarError, invalidParam } from '../domain/errors';
-import { parseArgs } from '../kernel/args';
+import { parseArgs, type WireArgs } from '../kernel/args';
 import type { Taxonomy, TermRecord } from '../model/records';
 import { sanitizeSlug, uniqueSlug } from '../domain/slug';
 import { foldText } from '../query/text-match';
@@ -22,7 +22,7 @@ import { runWrite } from '../kernel/write';
 import type { TermCreateInput, TermGetInput, TermListInput, TermUpdateInput } from './term-inputs';
 import type { CategoryListJson, TagListJson, TermJson } from '../represent/schemas';
 
-type Input = Readonly<Record<string, unknown>>;
+type Input = WireArgs;
 
 /** The operations of `/categories` or `/tags` (L: their list envelope), typed as EventOperations are. */
 export interface TermOperations<L extends object = Record<string, unknown>> {
