@@ -16,12 +16,13 @@
 //   the transaction a new number when it has not used its own yet, or fails it as a conflict.
 // - The change counter advances at the commit, as its last statement: one UPDATE of the counter
 //   row that also writes the transaction's change log entries and webhook deliveries, numbered
-//   with the counter's new value (their position), then COMMIT. The row lock is held for that
-//   statement and the COMMIT only, so positions are taken in commit order: a reader that sees
+//   with the counter's new value (their position), sent with the COMMIT as one message
+//   (`…; commit`, transactions.ts). The row lock is held while the server runs that statement
+//   and commits, never across a round trip to the client, so positions are taken in commit order: a reader that sees
 //   the counter at N sees every position up to N (a commit is visible before its locks are
 //   released), and the log, read in position order, never skips an entry that commits late.
 import { storageError } from '@evcal/core/adapter';
-import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { changeRow, deliveryRow, type AtCommit } from './sql-change-store';
 import type { Db } from './db';
 
@@ -56,9 +57,10 @@ export interface ParallelWrites {
   /**
    * The commit's critical section, the transaction's last statement: advances the counter (to
    * at least the transaction's number and any bump), writes the entries and deliveries at that
-   * position, and returns it. The COMMIT follows at once.
+   * position, and returns it (`value`). SQL with its values written in, sent with the COMMIT as
+   * one message (transactions.ts): the counter's row is locked only while the server commits.
    */
-  position(tx: Db, number: WriteNumber, atCommit: Pending): Promise<number>;
+  position(number: WriteNumber, atCommit: Pending): string;
 }
 
 export function parallelWrites(tableId: (name: string) => RawBuilder<unknown>, root: Kysely<any>): ParallelWrites {
@@ -81,12 +83,27 @@ export function parallelWrites(tableId: (name: string) => RawBuilder<unknown>, r
       number.change = await claim(tx);
       if (number.change <= newest) throw storageError('conflict', new Error(`evcal/sql: revision ${newest} is above the change counter`));
     },
-    async position(tx, number, atCommit) {
-      const params = [number.change, atCommit.bump, JSON.stringify(atCommit.entries.map(changeRow)), JSON.stringify(atCommit.deliveries.map(deliveryRow))];
-      const { rows } = await tx.executeQuery<{ value: string }>(CompiledQuery.raw(POSITION, params));
-      return Number(rows[0]!.value);
+    position(number, atCommit) {
+      const values = [integer(number.change), integer(atCommit.bump), text(JSON.stringify(atCommit.entries.map(changeRow))),
+        text(JSON.stringify(atCommit.deliveries.map(deliveryRow)))];
+      // One pass over the statement's own text: a value written in is never read again.
+      return POSITION.replace(/\$([1-4])\b/g, (_, n: string) => values[Number(n) - 1]!);
     },
   };
+}
+
+/** A number written into SQL: only a safe integer. */
+function integer(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`evcal/sql: ${n} is not an integer`);
+  return String(n);
+}
+
+/**
+ * A string written into SQL, as pg's `escapeLiteral` writes it: an escape string (E'…', read the
+ * same whatever `standard_conforming_strings` is) with its quotes and backslashes doubled.
+ */
+function text(s: string): string {
+  return `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
 /**
