@@ -46,8 +46,10 @@ export function pending(): Pending {
 
 /** The statements of parallel writes over one storage's tables. */
 export interface ParallelWrites {
-  /** A number for a write transaction (one round trip). */
-  claim(tx: Db): Promise<number>;
+  /** The statement that claims a number for a write transaction, its first (sent with its BEGIN: transactions.ts). */
+  readonly claiming: string;
+  /** The number `claiming` answered with. */
+  claimed(rows: readonly unknown[]): number;
   /**
    * After a locked read inside a write transaction: when a row read is newer than the
    * transaction's number, the transaction gets a new number if it has not used its own, and
@@ -65,10 +67,12 @@ export interface ParallelWrites {
 
 export function parallelWrites(tableId: (name: string) => RawBuilder<unknown>, root: Kysely<any>): ParallelWrites {
   const CLAIM = sql<{ n: string }>`select ${tableId('evcal_claim_revision')}() as n`.compile(root);
-  const claim = async (tx: Db) => Number((await tx.executeQuery<{ n: string }>(CLAIM)).rows[0]!.n);
+  const claimed = (rows: readonly unknown[]) => Number((rows[0] as { n: string }).n);
+  const claim = async (tx: Db) => claimed((await tx.executeQuery<{ n: string }>(CLAIM)).rows);
   const POSITION = positionStatement(tableId, root);
   return {
-    claim,
+    claiming: CLAIM.sql,
+    claimed,
     async seen(tx, number, revisions, strict) {
       let newest = 0;
       for (const r of revisions) newest = Math.max(newest, Number(r));

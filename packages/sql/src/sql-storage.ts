@@ -209,8 +209,8 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     let bulk = false;
     let events = 0;
     try {
-      const { value, rows } = await runPostgresTransaction(root, await lastWithCommit(), async (tx) => {
-        const state: TransactionState = newState(await parallel!.claim(tx), pending());
+      const { value, rows } = await runPostgresTransaction(root, await together(), parallel!.claiming, async (tx, claimed) => {
+        const state: TransactionState = newState(parallel!.claimed(claimed), pending());
         const value = await fn(tx, state);
         if (!state.wrote) return { value, last: undefined };
         if (state.folding) await foldCountsPostgres(tx, tableId);
@@ -236,14 +236,15 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
 
   /**
    * PostgreSQL: whether the pool answers a query of several statements with its first one's
-   * rows (`watchPostgresPool` made it), asked once: then a write's last statement goes with its
-   * COMMIT (transactions.ts); on a pool made otherwise, one round trip after the other.
+   * rows (`watchPostgresPool` made it), asked once: then a write's BEGIN goes with its first
+   * statement and its last statement with its COMMIT (transactions.ts); on a pool made
+   * otherwise, each is a round trip of its own.
    */
-  let together: Promise<boolean> | undefined;
-  function lastWithCommit(): Promise<boolean> {
-    together ??= guard(async () => (await root.executeQuery<{ n: number }>(CompiledQuery.raw('select 1 as n; select 2 as n'))).rows[0]?.n === 1);
-    together.catch(() => { together = undefined; });
-    return together;
+  let multiStatements: Promise<boolean> | undefined;
+  function together(): Promise<boolean> {
+    multiStatements ??= guard(async () => (await root.executeQuery<{ n: number }>(CompiledQuery.raw('select 1 as n; select 2 as n'))).rows[0]?.n === 1);
+    multiStatements.catch(() => { multiStatements = undefined; });
+    return multiStatements;
   }
 
   // SQLite: write transactions committed in groups (group-commit.ts).

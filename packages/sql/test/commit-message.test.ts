@@ -71,6 +71,32 @@ describe.skipIf(!POSTGRES_URL)('postgres: a write positioned and committed in on
     expect(log[1]!.change).toBe(await b.storage.lastChange());
   });
 
+  it('sends a write\'s BEGIN with its claim and its positioning with its COMMIT; over a pool not watched, each alone, with the same outcome', async () => {
+    const positions: number[] = [];
+    const watched = await openPostgres(undefined, { onCommit: (p) => positions.push(p) });
+    opened.push(watched);
+    const plain = await openPostgres(watched.schema, { watched: false, onCommit: (p) => positions.push(p) });
+    opened.push(plain);
+    const bare = (q: string) => /^\s*(begin|commit)\s*$/i.test(q);
+    for (const [i, o] of [watched, plain].entries()) {
+      o.queries.length = 0;
+      await o.storage.transaction(async (tx) => {
+        await tx.events.insert(eventRecord(i + 1, { revision: tx.change }));
+        await tx.changes.append([entry(tx.change, 0, { id: i + 1 })]);
+      });
+    }
+    // (The storage's first write asks once whether the pool answers several statements.)
+    expect(watched.queries[0]).toBe('select 1 as n; select 2 as n');
+    expect(watched.queries.filter(bare)).toEqual([]);
+    expect(watched.queries[1]).toMatch(/^begin;\s*select .*evcal_claim_revision/s);
+    expect(watched.queries.at(-1)).toMatch(/^with p as \(.*;\s*commit$/s);
+    expect(plain.queries.filter(bare).map((q) => q.trim())).toEqual(['begin', 'commit']);
+    // Each told its position, and the log has both entries at them.
+    const log = await plain.storage.changes.read({ change: 0, seq: 0 }, 10);
+    expect(log.map((e) => [e.change, e.id])).toEqual([[positions[0], 1], [positions[1], 2]]);
+    expect(positions[1]).toBe(await plain.storage.lastChange());
+  });
+
   it('answers a connection lost while the last statement runs as a write of unknown outcome (its COMMIT went with it)', async () => {
     const a = await openPostgres();
     opened.push(a);
