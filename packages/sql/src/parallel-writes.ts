@@ -23,7 +23,7 @@
 //   released), and the log, read in position order, never skips an entry that commits late.
 import { storageError } from '@evcal/core/adapter';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { changeRow, deliveryRow, type AtCommit } from './sql-change-store';
+import { changeRow, deliveryRow, type AtCommit, type EndpointColumns } from './sql-change-store';
 import type { Db } from './db';
 
 /** A write transaction's number, and whether it was handed out. */
@@ -40,16 +40,16 @@ export interface Pending extends AtCommit {
   bump: number;
 }
 
-export function pending(): Pending {
-  return { bump: 0, entries: [], deliveries: [] };
+export function pending(endpoints?: readonly EndpointColumns[]): Pending {
+  return { bump: 0, entries: [], deliveries: [], endpoints };
 }
 
 /** The statements of parallel writes over one storage's tables. */
 export interface ParallelWrites {
   /** The statement that claims a number for a write transaction, its first (sent with its BEGIN: transactions.ts). */
   readonly claiming: string;
-  /** The number `claiming` answered with. */
-  claimed(rows: readonly unknown[]): number;
+  /** The number `claiming` answered with, and the webhook endpoints it read (`AtCommit.endpoints`). */
+  claimed(rows: readonly unknown[]): { number: number; endpoints: readonly EndpointColumns[] };
   /**
    * After a locked read inside a write transaction: when a row read is newer than the
    * transaction's number, the transaction gets a new number if it has not used its own, and
@@ -67,12 +67,17 @@ export interface ParallelWrites {
 
 export function parallelWrites(tableId: (name: string) => RawBuilder<unknown>, root: Kysely<any>): ParallelWrites {
   const CLAIM = sql<{ n: string }>`select ${tableId('evcal_claim_revision')}() as n`.compile(root);
-  const claimed = (rows: readonly unknown[]) => Number((rows[0] as { n: string }).n);
-  const claim = async (tx: Db) => claimed((await tx.executeQuery<{ n: string }>(CLAIM)).rows);
+  const claim = async (tx: Db) => Number((await tx.executeQuery<{ n: string }>(CLAIM)).rows[0]!.n);
+  // The endpoints in the order `listEndpoints` reads them; json: pg parses it.
+  const CLAIMING = sql`select ${tableId('evcal_claim_revision')}() as n,
+    (select coalesce(json_agg(e order by e.created, e.id), '[]') from ${tableId('evcal_webhook_endpoints')} e) as endpoints`.compile(root).sql;
   const POSITION = positionStatement(tableId, root);
   return {
-    claiming: CLAIM.sql,
-    claimed,
+    claiming: CLAIMING,
+    claimed(rows) {
+      const row = rows[0] as { n: string; endpoints: EndpointColumns[] };
+      return { number: Number(row.n), endpoints: row.endpoints };
+    },
     async seen(tx, number, revisions, strict) {
       let newest = 0;
       for (const r of revisions) newest = Math.max(newest, Number(r));

@@ -210,7 +210,8 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
     let events = 0;
     try {
       const { value, rows } = await runPostgresTransaction(root, await together(), parallel!.claiming, async (tx, claimed) => {
-        const state: TransactionState = newState(parallel!.claimed(claimed), pending());
+        const { number, endpoints } = parallel!.claimed(claimed);
+        const state: TransactionState = newState(number, pending(endpoints));
         const value = await fn(tx, state);
         if (!state.wrote) return { value, last: undefined };
         if (state.folding) await foldCountsPostgres(tx, tableId);

@@ -6,7 +6,7 @@
 // fails on vitest's time-out.
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { changeEntry as entry, eventRecord } from '@evcal/storage-test-suite';
+import { changeEntry as entry, eventRecord, webhookEndpoint } from '@evcal/storage-test-suite';
 import { openPostgres, POSTGRES_URL, type OpenedDatabase } from './databases';
 
 const opened: OpenedDatabase[] = [];
@@ -95,6 +95,25 @@ describe.skipIf(!POSTGRES_URL)('postgres: a write positioned and committed in on
     const log = await plain.storage.changes.read({ change: 0, seq: 0 }, 10);
     expect(log.map((e) => [e.change, e.id])).toEqual([[positions[0], 1], [positions[1], 2]]);
     expect(positions[1]).toBe(await plain.storage.lastChange());
+  });
+
+  it('reads the webhook endpoints with the claim, and again once the transaction writes one', async () => {
+    const a = await openPostgres();
+    opened.push(a);
+    const b = await openPostgres(a.schema);
+    opened.push(b);
+    await b.storage.webhooks.insertEndpoint(webhookEndpoint('ep_b', { created: 2 }));
+    await a.storage.webhooks.insertEndpoint(webhookEndpoint('ep_a', { created: 1, types: ['event.created'] }));
+    a.queries.length = 0;
+    const seen = await a.storage.transaction(async (tx) => {
+      const before = await tx.webhooks.listEndpoints();
+      await tx.webhooks.insertEndpoint(webhookEndpoint('ep_c', { created: 3 }));
+      return [before, await tx.webhooks.listEndpoints()];
+    });
+    expect(seen[0]).toEqual([webhookEndpoint('ep_a', { created: 1, types: ['event.created'] }), webhookEndpoint('ep_b', { created: 2 })]);
+    expect(seen[1]!.map((e) => e.id)).toEqual(['ep_a', 'ep_b', 'ep_c']);
+    // Read by a statement of its own only after the transaction wrote one.
+    expect(a.queries.filter((q) => /^select \* from .*"evcal_webhook_endpoints"/.test(q))).toHaveLength(1);
   });
 
   it('answers a connection lost while the last statement runs as a write of unknown outcome (its COMMIT went with it)', async () => {
