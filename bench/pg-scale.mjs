@@ -192,7 +192,7 @@ async function measured(child, load) {
   return { ...r, cpuPerRequestUs: (cpuMicros(child.pid) - before) / Math.max(1, r.requests) };
 }
 
-/** Runs `load` while sampling, every 20 ms, the evcal backends waiting for a lock: its result, and the share of samples with one or more. */
+/** Runs `load` while sampling, every 20 ms, the evcal backends waiting for a lock: its result, the share of samples with one or more, and what they were running. */
 async function withLockWaits(load) {
   let stopped = false;
   let samples = 0;
@@ -200,11 +200,17 @@ async function withLockWaits(load) {
   const pg = (await import('pg')).default;
   const client = new pg.Client({ connectionString: primary.url() });
   await client.connect();
+  // What the waiting backends run (the statement's start, its table): where writers still queue.
+  const statements = {};
   const sampler = (async () => {
     while (!stopped) {
-      const { rows } = await client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = 'postgres'");
+      const { rows } = await client.query("SELECT wait_event, left(regexp_replace(query, '\\s+', ' ', 'g'), 70) AS q FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = 'postgres'");
       samples += 1;
-      if (rows[0].n > 0) waiting += 1;
+      if (rows.length > 0) waiting += 1;
+      for (const r of rows) {
+        const key = `${r.wait_event}: ${r.q}`;
+        statements[key] = (statements[key] ?? 0) + 1;
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
@@ -212,7 +218,7 @@ async function withLockWaits(load) {
   stopped = true;
   await sampler;
   await client.end();
-  return { result, waits: { samples, withWaiters: waiting, share: waiting / Math.max(1, samples) } };
+  return { result, waits: { samples, withWaiters: waiting, share: waiting / Math.max(1, samples), statements } };
 }
 
 function pct(w) {
