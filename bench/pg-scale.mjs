@@ -9,7 +9,9 @@
 //   - reads with a replica: anonymous lists and single reads on two servers with one healthy
 //     replica, the calendar's reads counted on each database (pg_stat_statements); then with
 //     the replica paused past --replica-max-lag (reads fresh, from the primary).
-//   node bench/pg-scale.mjs [--quick] [--out result.json]
+//   node bench/pg-scale.mjs [--quick] [--only writers] [--out result.json]
+// --only writers: the creates against the baseline and the two servers only (no standby, no
+// import, no replica reads): the writers' targets in about 2 minutes.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +27,9 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, '..', 'packages', 'cli', 'dist', 'cli.js');
 const TOKEN = 'bench-admin-token';
 const API = '/cal/events/v1';
-const { values: opts } = parseArgs({ options: { quick: { type: 'boolean', default: false }, out: { type: 'string' } } });
+const { values: opts } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, out: { type: 'string' } } });
+if (opts.only !== undefined && opts.only !== 'writers') throw new Error(`--only: writers, not ${opts.only}`);
+const everything = opts.only === undefined;
 const PLAN = opts.quick
   ? { seed: 300, seconds: 2, importEvents: 2_000, maxLag: 1 }
   : { seed: 2_000, seconds: 10, importEvents: 50_000, maxLag: 1 };
@@ -39,12 +43,12 @@ const primary = await startPgCluster({ settings: { fsync: 'on', full_page_writes
 let standby;
 try {
   primary.psql('CREATE EXTENSION pg_stat_statements');
-  standby = await startStandby(primary, { settings: { shared_preload_libraries: "'pg_stat_statements'" } });
+  if (everything) standby = await startStandby(primary, { settings: { shared_preload_libraries: "'pg_stat_statements'" } });
   const cal = `${primary.url()}?schema=cal`;
   const seedFile = join(scratch, 'seed.json');
   writeFileSync(seedFile, JSON.stringify(generateDataset(PLAN.seed)));
   await run(['import', seedFile, '--storage', cal]);
-  await standby.caughtUp();
+  await standby?.caughtUp();
   const payload = benchEvents(PLAN.seed);
   let serial = 0;
   /** A create of an event of the dataset of `events` (its venues, organizers and terms: their ids differ between sizes). */
@@ -85,7 +89,7 @@ try {
   }
 
   // ---- creates while an import runs ----
-  {
+  if (everything) {
     const imp = `${primary.url()}?schema=imp`;
     const evcal = await serve(imp);
     const file = join(scratch, 'import.json');
@@ -105,7 +109,7 @@ try {
   }
 
   // ---- reads with a replica ----
-  {
+  if (everything) {
     await standby.caughtUp();
     const replicaArgs = ['--read-replica', standby.url(), '--replica-max-lag', String(PLAN.maxLag)];
     const [a, b] = [await serve(cal, replicaArgs), await serve(cal, replicaArgs)];
@@ -190,7 +194,7 @@ async function measured(child, load) {
   return { ...r, cpuPerRequestUs: (cpuMicros(child.pid) - before) / Math.max(1, r.requests) };
 }
 
-/** Runs `load` while sampling, every 20 ms, the evcal backends waiting for a lock: its result, and the share of samples with one or more. */
+/** Runs `load` while sampling, every 20 ms, the evcal backends waiting for a lock: its result, the share of samples with one or more, and what they were running. */
 async function withLockWaits(load) {
   let stopped = false;
   let samples = 0;
@@ -198,11 +202,17 @@ async function withLockWaits(load) {
   const pg = (await import('pg')).default;
   const client = new pg.Client({ connectionString: primary.url() });
   await client.connect();
+  // What the waiting backends run (the statement's start, its table): where writers still queue.
+  const statements = {};
   const sampler = (async () => {
     while (!stopped) {
-      const { rows } = await client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = 'postgres'");
+      const { rows } = await client.query("SELECT wait_event, left(regexp_replace(query, '\\s+', ' ', 'g'), 70) AS q FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = 'postgres'");
       samples += 1;
-      if (rows[0].n > 0) waiting += 1;
+      if (rows.length > 0) waiting += 1;
+      for (const r of rows) {
+        const key = `${r.wait_event}: ${r.q}`;
+        statements[key] = (statements[key] ?? 0) + 1;
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
@@ -210,7 +220,7 @@ async function withLockWaits(load) {
   stopped = true;
   await sampler;
   await client.end();
-  return { result, waits: { samples, withWaiters: waiting, share: waiting / Math.max(1, samples) } };
+  return { result, waits: { samples, withWaiters: waiting, share: waiting / Math.max(1, samples), statements } };
 }
 
 function pct(w) {

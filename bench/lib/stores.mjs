@@ -10,7 +10,7 @@
 import { encodeDataset } from '@evcal/core';
 import { openJsonFileStorage } from '@evcal/file-json';
 import { createMemoryStorage } from '@evcal/memory';
-import { createSqlStorage, loadBetterSqlite3, migrate, withStatementCache } from '@evcal/sql';
+import { createSqlStorage, loadBetterSqlite3, migrate, watchPostgresPool, withStatementCache } from '@evcal/sql';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { createHash, randomBytes } from 'node:crypto';
@@ -334,7 +334,9 @@ export async function postgresSchema(n, log) {
 export async function openPostgres(n, log) {
   const { schema, url, drop } = await postgresSchema(n, log);
   // As `evcal serve --storage postgres://…?schema=<name>` opens it.
-  const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: PG_URL }) }) });
+  const pool = new pg.Pool({ connectionString: PG_URL });
+  watchPostgresPool(pool);
+  const db = new Kysely({ dialect: new PostgresDialect({ pool }), ...(process.env.EVCAL_BENCH_LOG_SQL ? { log: logSql } : {}) });
   await migrate(db, { schema });
   const storage = createSqlStorage({ db, dialect: 'postgres', schema, destroyOnClose: true });
   return {
@@ -344,6 +346,11 @@ export async function openPostgres(n, log) {
       await drop();
     },
   };
+}
+
+/** EVCAL_BENCH_LOG_SQL=1: every statement run on PostgreSQL, on stderr (what a write costs in statements). */
+function logSql(event) {
+  if (event.level === 'query') process.stderr.write(`[sql] ${event.query.sql.replace(/\s+/g, ' ').slice(0, 220)}\n`);
 }
 
 export const OPENERS = { memory: openMemory, 'file-json': openFileJson, sqlite: openSqlite, postgres: openPostgres };

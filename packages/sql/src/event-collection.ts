@@ -15,9 +15,11 @@ import { inChunks, WRITE_CHUNK } from './chunks';
 import { aliased, NO_SLUG, paged, unpaged } from './collection-queries';
 import { checked, locked, lockToChange, setStatus, type LockMode, type RowLocks } from './row-locks';
 import { FOLD_AFTER } from './transaction-state';
+import { termCounts } from './term-counts';
 
 export function eventCollection(db: Db, d: SqlDialect, write: Write, statements: CompiledStatements, countsRead: CountsRead, locks?: RowLocks): EventCollection {
   const own: LockMode = locks && 'own';
+  const countByTerm = termCounts(db, statements);
   const shared: LockMode = locks && 'shared';
   /** Events with their links: one query for the rows, one for all their links. */
   const withLinks = async (rows: readonly EventRow[]): Promise<EventRecord[]> => {
@@ -109,13 +111,7 @@ export function eventCollection(db: Db, d: SqlDialect, write: Write, statements:
       await countsRead();
       const valid = storableIds(ids);
       const counts = new Map<number, number>(ids.map((id) => [id, 0]));
-      if (valid.length === 0 || statuses.length === 0) return counts;
-      // Kept by triggers (migrations.ts): a few rows per term, however many events use it.
-      const { rows } = await statements.run(db, `counts:${valid.length}:${statuses.length}`, [taxonomy, ...valid, ...statuses], () => db.selectFrom('evcal_term_counts')
-        .select(['ref_id', (eb) => eb.fn.sum<number>('n').as('n')])
-        .where('kind', '=', taxonomy).where('ref_id', 'in', valid).where('status', 'in', [...statuses])
-        .groupBy('ref_id'));
-      for (const r of rows) counts.set(Number(r.ref_id), Number(r.n));
+      for (const [id, n] of await countByTerm(taxonomy, valid, statuses)) counts.set(id, n);
       return counts;
     }),
   };

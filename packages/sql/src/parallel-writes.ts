@@ -16,13 +16,14 @@
 //   the transaction a new number when it has not used its own yet, or fails it as a conflict.
 // - The change counter advances at the commit, as its last statement: one UPDATE of the counter
 //   row that also writes the transaction's change log entries and webhook deliveries, numbered
-//   with the counter's new value (their position), then COMMIT. The row lock is held for that
-//   statement and the COMMIT only, so positions are taken in commit order: a reader that sees
+//   with the counter's new value (their position), sent with the COMMIT as one message
+//   (`…; commit`, transactions.ts). The row lock is held while the server runs that statement
+//   and commits, never across a round trip to the client, so positions are taken in commit order: a reader that sees
 //   the counter at N sees every position up to N (a commit is visible before its locks are
 //   released), and the log, read in position order, never skips an entry that commits late.
 import { storageError } from '@evcal/core/adapter';
-import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
-import { changeRow, deliveryRow, type AtCommit } from './sql-change-store';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { changeRow, deliveryRow, type AtCommit, type EndpointColumns } from './sql-change-store';
 import type { Db } from './db';
 
 /** A write transaction's number, and whether it was handed out. */
@@ -39,14 +40,16 @@ export interface Pending extends AtCommit {
   bump: number;
 }
 
-export function pending(): Pending {
-  return { bump: 0, entries: [], deliveries: [] };
+export function pending(endpoints?: readonly EndpointColumns[]): Pending {
+  return { bump: 0, entries: [], deliveries: [], endpoints };
 }
 
 /** The statements of parallel writes over one storage's tables. */
 export interface ParallelWrites {
-  /** A number for a write transaction (one round trip). */
-  claim(tx: Db): Promise<number>;
+  /** The statement that claims a number for a write transaction, its first (sent with its BEGIN: transactions.ts). */
+  readonly claiming: string;
+  /** The number `claiming` answered with, and the webhook endpoints it read (`AtCommit.endpoints`). */
+  claimed(rows: readonly unknown[]): { number: number; endpoints: readonly EndpointColumns[] };
   /**
    * After a locked read inside a write transaction: when a row read is newer than the
    * transaction's number, the transaction gets a new number if it has not used its own, and
@@ -56,17 +59,25 @@ export interface ParallelWrites {
   /**
    * The commit's critical section, the transaction's last statement: advances the counter (to
    * at least the transaction's number and any bump), writes the entries and deliveries at that
-   * position, and returns it. The COMMIT follows at once.
+   * position, and returns it (`value`). SQL with its values written in, sent with the COMMIT as
+   * one message (transactions.ts): the counter's row is locked only while the server commits.
    */
-  position(tx: Db, number: WriteNumber, atCommit: Pending): Promise<number>;
+  position(number: WriteNumber, atCommit: Pending): string;
 }
 
 export function parallelWrites(tableId: (name: string) => RawBuilder<unknown>, root: Kysely<any>): ParallelWrites {
   const CLAIM = sql<{ n: string }>`select ${tableId('evcal_claim_revision')}() as n`.compile(root);
   const claim = async (tx: Db) => Number((await tx.executeQuery<{ n: string }>(CLAIM)).rows[0]!.n);
+  // The endpoints in the order `listEndpoints` reads them; json: pg parses it.
+  const CLAIMING = sql`select ${tableId('evcal_claim_revision')}() as n,
+    (select coalesce(json_agg(e order by e.created, e.id), '[]') from ${tableId('evcal_webhook_endpoints')} e) as endpoints`.compile(root).sql;
   const POSITION = positionStatement(tableId, root);
   return {
-    claim,
+    claiming: CLAIMING,
+    claimed(rows) {
+      const row = rows[0] as { n: string; endpoints: EndpointColumns[] };
+      return { number: Number(row.n), endpoints: row.endpoints };
+    },
     async seen(tx, number, revisions, strict) {
       let newest = 0;
       for (const r of revisions) newest = Math.max(newest, Number(r));
@@ -81,12 +92,27 @@ export function parallelWrites(tableId: (name: string) => RawBuilder<unknown>, r
       number.change = await claim(tx);
       if (number.change <= newest) throw storageError('conflict', new Error(`evcal/sql: revision ${newest} is above the change counter`));
     },
-    async position(tx, number, atCommit) {
-      const params = [number.change, atCommit.bump, JSON.stringify(atCommit.entries.map(changeRow)), JSON.stringify(atCommit.deliveries.map(deliveryRow))];
-      const { rows } = await tx.executeQuery<{ value: string }>(CompiledQuery.raw(POSITION, params));
-      return Number(rows[0]!.value);
+    position(number, atCommit) {
+      const values = [integer(number.change), integer(atCommit.bump), text(JSON.stringify(atCommit.entries.map(changeRow))),
+        text(JSON.stringify(atCommit.deliveries.map(deliveryRow)))];
+      // One pass over the statement's own text: a value written in is never read again.
+      return POSITION.replace(/\$([1-4])\b/g, (_, n: string) => values[Number(n) - 1]!);
     },
   };
+}
+
+/** A number written into SQL: only a safe integer. */
+function integer(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`evcal/sql: ${n} is not an integer`);
+  return String(n);
+}
+
+/**
+ * A string written into SQL, as pg's `escapeLiteral` writes it: an escape string (E'…', read the
+ * same whatever `standard_conforming_strings` is) with its quotes and backslashes doubled.
+ */
+function text(s: string): string {
+  return `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
 /**

@@ -8,6 +8,11 @@
 // listener ends the process (`Unhandled 'error' event`). Listening on every client as it
 // connects covers both: the query in flight still rejects with the error, the pool drops the
 // client when it is released (it is no longer queryable), and the next query connects anew.
+//
+// It also makes a query of several statements answer with one statement's result, as Kysely
+// reads one (see `firstResultOfMany`): a PostgreSQL write sends its BEGIN with its first
+// statement, and its last statement with the COMMIT, as one message each, and needs those
+// statements' rows (transactions.ts).
 
 /** What `watchPostgresPool` uses of a pg `Pool`. */
 export interface WatchablePool {
@@ -18,6 +23,7 @@ export interface WatchablePool {
 /** What `watchPostgresPool` uses of a pg `Client`. */
 export interface WatchableClient {
   on(event: 'error', listener: (error: Error) => void): unknown;
+  query?: (...args: any[]) => unknown;
 }
 
 /** Marks an error as a lost connection (see `isConnectionLoss`). */
@@ -40,7 +46,28 @@ export function watchPostgresPool(pool: WatchablePool, onError: (error: Error) =
   pool.on('error', report);
   pool.on('connect', (client) => {
     client.on('error', report);
+    firstResultOfMany(client);
   });
+}
+
+/**
+ * Makes a simple query of several statements (`begin; select …`, `select …; commit`) answer
+ * with the result of its first statement that returns rows (has columns; the last one's when
+ * none has). pg answers such a query with an array of results, in which Kysely's driver finds
+ * no `rows` and reads none; every other query is answered as before.
+ */
+function firstResultOfMany(client: WatchableClient): void {
+  const query = client.query;
+  if (!query) return;
+  client.query = function (this: unknown, ...args: unknown[]) {
+    const answer = query.apply(this, args);
+    // A promise when called without a callback (as Kysely calls it); a callback's call or a submitted cursor is left alone.
+    return answer instanceof Promise ? answer.then((result: unknown) => (Array.isArray(result) ? withRows(result) : result)) : answer;
+  };
+}
+
+function withRows(results: readonly { fields?: readonly unknown[] }[]): unknown {
+  return results.find((r) => (r.fields?.length ?? 0) > 0) ?? results[results.length - 1];
 }
 
 /** Notes that `error` came from a failed connection (the queries it failed are to be answered 503). */

@@ -10,12 +10,12 @@
 // (parallel-writes.ts). A write outside a transaction is a transaction of its own.
 import type { Storage, StorageTransaction } from '@evcal/core/adapter';
 import { writeFaults } from '@evcal/core/adapter';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { sqlDialect, type DialectName } from './dialect';
 import type { EvcalDatabase } from './schema';
 import type { Db, Write } from './db';
 import { guard } from './sql-errors';
-import { runCommitted } from './transactions';
+import { runPostgresTransaction } from './transactions';
 import { sqlReadiness, tokenCollection, userCollection } from './account-collections';
 import { sqlChangeLog, sqlWebhookStore } from './sql-change-store';
 import { sqlIdempotencyStore } from './idempotency-store';
@@ -204,38 +204,49 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
    * nothing is rolled back, its number free again. Driver errors become storage errors (a
    * lost race is a `conflict`: core runs the write again).
    */
-  async function transaction<T>(fn: (tx: Transaction<EvcalDatabase>, state: TransactionState) => Promise<T>): Promise<T> {
+  async function transaction<T>(fn: (tx: Db, state: TransactionState) => Promise<T>): Promise<T> {
     if (d.name === 'sqlite') return grouped(fn);
-    let result: T | undefined;
     let bulk = false;
     let events = 0;
-    let position = 0;
     try {
-      return await runCommitted(root, async (tx) => {
-        const state: TransactionState = newState(await parallel!.claim(tx), pending());
-        result = await fn(tx, state);
-        if (!state.wrote) throw NOTHING_WRITTEN;
+      const { value, rows } = await runPostgresTransaction(root, await together(), parallel!.claiming, async (tx, claimed) => {
+        const { number, endpoints } = parallel!.claimed(claimed);
+        const state: TransactionState = newState(number, pending(endpoints));
+        const value = await fn(tx, state);
+        if (!state.wrote) return { value, last: undefined };
         if (state.folding) await foldCountsPostgres(tx, tableId);
-        position = await parallel!.position(tx, state, state.atCommit!);
         // Every insert counts in `rows` too: a load, or a batch of status changes (the lists filter on status).
         bulk = state.rows >= BULK_INSERTS;
         events = state.events;
-        return result;
-      }).then(async (value) => {
-        faults.succeeded();
-        options.onCommit?.(position);
-        if (events) searchIndex?.wrote(events);
-        // Best effort: the load has committed, and lists stay right (only slower) without it.
-        if (bulk) await freshAfterBulk();
-        return value;
+        return { value, last: parallel!.position(state, state.atCommit!) };
       });
+      const position = rows[0] as { value: string } | undefined;
+      // Nothing written: rolled back, no position.
+      if (!position) return value;
+      faults.succeeded();
+      options.onCommit?.(Number(position.value));
+      if (events) searchIndex?.wrote(events);
+      // Best effort: the load has committed, and lists stay right (only slower) without it.
+      if (bulk) await freshAfterBulk();
+      return value;
     } catch (error) {
-      if (error === NOTHING_WRITTEN) return result as T;
       faults.failed(error);
       throw error;
     }
   }
 
+  /**
+   * PostgreSQL: whether the pool answers a query of several statements with its first one's
+   * rows (`watchPostgresPool` made it), asked once: then a write's BEGIN goes with its first
+   * statement and its last statement with its COMMIT (transactions.ts); on a pool made
+   * otherwise, each is a round trip of its own.
+   */
+  let multiStatements: Promise<boolean> | undefined;
+  function together(): Promise<boolean> {
+    multiStatements ??= guard(async () => (await root.executeQuery<{ n: number }>(CompiledQuery.raw('select 1 as n; select 2 as n'))).rows[0]?.n === 1);
+    multiStatements.catch(() => { multiStatements = undefined; });
+    return multiStatements;
+  }
 
   // SQLite: write transactions committed in groups (group-commit.ts).
   const grouped = groupCommit({ root, nextChange: NEXT_CHANGE, faults, searchIndex, freshAfterBulk });
@@ -300,6 +311,3 @@ export function createSqlStorage(options: SqlStorageOptions): Storage {
 
   return over(root, undefined);
 }
-
-/** Rolls back a transaction that wrote nothing (its counter update included). */
-const NOTHING_WRITTEN = Symbol('nothing written');

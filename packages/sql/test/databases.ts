@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Storage } from '@evcal/core/adapter';
-import { createSqlStorage, loadBetterSqlite3, migrate, withStatementCache } from '../src/index';
+import { createSqlStorage, loadBetterSqlite3, migrate, watchPostgresPool, withStatementCache } from '../src/index';
 
 const Database = await loadBetterSqlite3();
 
@@ -44,14 +44,24 @@ export async function openSqlite(file = join(mkdtempSync(join(tmpdir(), 'evcal-s
   return { storage, db, queries, reopen: async () => openSqlite(file, statementCache) };
 }
 
-export async function openPostgres(schema = `evcal_test_${randomBytes(5).toString('hex')}`): Promise<OpenedDatabase> {
+/** How `openPostgres` makes its pool and storage. */
+export interface PostgresOptions {
+  /** The pool watched as `evcal serve` watches it (`watchPostgresPool`): a write then sends its last statement with its COMMIT. @default true */
+  readonly watched?: boolean;
+  /** Told of each client the pool connects (after `watchPostgresPool`'s own listener). */
+  readonly onClient?: (client: pg.PoolClient) => void;
+  /** The storage's `onCommit`. */
+  readonly onCommit?: (position: number) => void;
+}
+
+export async function openPostgres(schema = `evcal_test_${randomBytes(5).toString('hex')}`, options: PostgresOptions = {}): Promise<OpenedDatabase> {
   const queries: string[] = [];
-  const db = new Kysely<any>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: POSTGRES_URL, max: 4 }) }),
-    log: log(queries),
-  });
+  const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 4 });
+  if (options.watched !== false) watchPostgresPool(pool);
+  if (options.onClient) pool.on('connect', options.onClient);
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log: log(queries) });
   await migrate(db, { schema });
   queries.length = 0;
-  const storage = createSqlStorage({ db, dialect: 'postgres', schema, destroyOnClose: true });
-  return { storage, db, queries, schema, reopen: async () => openPostgres(schema) };
+  const storage = createSqlStorage({ db, dialect: 'postgres', schema, destroyOnClose: true, ...(options.onCommit ? { onCommit: options.onCommit } : {}) });
+  return { storage, db, queries, schema, reopen: async () => openPostgres(schema, options) };
 }
