@@ -1,4 +1,4 @@
-// A list asked again with its ETag is answered 304 from its validator alone (unchanged-lists.ts):
+// A list asked again with its ETag is answered 304 from its validator alone (kept-answers.ts):
 // without authenticating or planning it again, and only while that answer is the one the whole
 // way would give: nothing written, the same day, no scheduled post come due, no credentials,
 // the same Origin and Accept, no rate limit to count the request, and an `authenticate` that
