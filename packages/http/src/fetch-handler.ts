@@ -146,7 +146,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
     const fields = typeof query._fields === 'string' ? query._fields : undefined;
     const origin = request.headers.get('origin');
     // Headers are merged with Object.assign and set name by name, not spread: V8 takes a slow
-    // path for a spread that adds names (about 3 µs a response; see withHeaders in node-handler.ts).
+    // path for a spread that adds names (about 3 µs a response; see withHeaders in node-writer.ts).
     const common: Record<string, string> = Object.assign({}, corsHeaders(options.cors, origin));
     common['content-language'] = t.language;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
