@@ -5,21 +5,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { createCalendar, type Calendar, type Principal, type Storage } from '@evcal/core';
+import { createCalendar, type Calendar, type Storage } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
 import { toNodeHandler } from '@evcal/http/node';
 import { anonymousWithoutAuthorization, bearerTokens, createFetchHandler, createLanguageHandler, type HandlerRequest } from '@evcal/http';
+import { ADMIN, HOUR, ROOT, SEED_EVENTS, START } from './support/kept-fixtures';
 import { keptAnswers } from '../src/kept-answers';
-
-const START = Date.parse('2026-11-22T06:30:00Z');
-const HOUR = 3_600_000;
-const ROOT = 'https://cal.example.org/cal/events/v1';
-const ADMIN: Principal = { id: 1, role: 'administrator' };
 
 const SEED = {
   events: [
-    { id: 12, title: 'Twelve', start_date: '2027-01-02 10:00:00', end_date: '2027-01-02 11:00:00', timezone: 'UTC', status: 'publish' },
-    { id: 34, title: 'Thirty-four', start_date: '2027-01-03 10:00:00', end_date: '2027-01-03 11:00:00', timezone: 'UTC', status: 'publish' },
+    ...SEED_EVENTS,
     { id: 56, title: 'Private', start_date: '2027-01-04 10:00:00', end_date: '2027-01-04 11:00:00', timezone: 'UTC', status: 'private' },
   ],
 };
