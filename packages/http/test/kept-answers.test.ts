@@ -186,9 +186,9 @@ describe('through toNodeHandler', () => {
       server.close(() => resolve());
       server.closeAllConnections();
     }));
-    const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/events/v1`;
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const get = async (path: string) => {
-      const res = await fetch(`${root}${path}`);
+      const res = await fetch(`${origin}/cal/events/v1${path}`);
       const headers = Object.fromEntries(res.headers);
       delete headers.date;
       return { status: res.status, headers, text: await res.text() };
@@ -213,6 +213,23 @@ describe('through toNodeHandler', () => {
     }
     await create(t.calendar, 'New');
     expect(titles(await t.get('/events?per_page=10'))).toContain('New');
+  });
+
+  it('is given at once (no promise) by a handler and by a language handler, for each language\'s addresses', async () => {
+    const calendar = createCalendar({ storage: createMemoryStorage(), now: () => START });
+    await calendar.importDataset(SEED);
+    const authenticate = bearerTokens({ 'tok-admin': ADMIN });
+    const handlers = [createFetchHandler(calendar, { authenticate }), createLanguageHandler(calendar, { authenticate, languages: ['en', 'de'] })];
+    for (const [handler, url] of [
+      [handlers[0]!, `${ROOT}/events?per_page=1`], [handlers[0]!, `${ROOT}/events/34`],
+      [handlers[1]!, `${ROOT}/events?per_page=1`], [handlers[1]!, 'https://cal.example.org/de/cal/events/v1/events/34'],
+    ] as const) {
+      const first = await handler.answer(new Request(url));
+      expect(first.status).toBe(200);
+      const again = handler.answer(new Request(url));
+      expect(again).not.toBeInstanceOf(Promise);
+      expect(again).toEqual(first);
+    }
   });
 });
 
