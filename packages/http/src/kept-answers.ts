@@ -75,8 +75,10 @@ export function keptAnswers(
     const key = keyOf(request, site);
     const found = key === undefined ? undefined : kept.get(key);
     if (found === undefined) return undefined;
-    const tags = parseEntityTags(request.headers.get('if-none-match'));
-    const answer = tags !== undefined && !noneMatch(tags, found.etag) ? found.notModified : request.method === 'HEAD' ? found.okHead : found.ok;
+    const header = request.headers.get('if-none-match');
+    // Most clients send back the tag they were given, as it was: no parsing for them.
+    const matches = header !== null && (header === found.etag || !noneMatch(parseEntityTags(header), found.etag));
+    const answer = matches ? found.notModified : request.method === 'HEAD' ? found.okHead : found.ok;
     return answer === undefined ? undefined : [key!, found, answer];
   };
   /** The remembered answer if still current; a changed one is forgotten (the whole way remembers it again). */
