@@ -1,7 +1,7 @@
 // The parts of an answer that createFetchHandler assembles (fetch-handler.ts): the headers every
 // JSON answer carries, a 304, Vary, a list's totals and Link, where a created resource is,
 // `_fields`, the `_envelope` form, and a kept idempotent answer sent again.
-import type { WireResponse } from './wire-response';
+import { jsonBody, textBody, type WireResponse } from './wire-response';
 import { REPLAYED_HEADER, type KeptAnswer } from './idempotency-keys';
 
 export const BASE_HEADERS = {
@@ -74,7 +74,7 @@ export function pickFields(body: unknown, fields: string): unknown {
 export function replay(kept: KeptAnswer, common: Record<string, string>, mode: { head: boolean; envelope: boolean }): WireResponse {
   const headers = Object.assign({}, kept.headers, { [REPLAYED_HEADER]: 'true' });
   if (mode.envelope) return respond(kept.status, JSON.parse(kept.body) as unknown, common, headers, mode);
-  return { status: kept.status, headers: Object.assign({}, BASE_HEADERS, common, headers), body: mode.head ? null : kept.body };
+  return { status: kept.status, headers: Object.assign({}, BASE_HEADERS, common, headers), body: mode.head ? null : textBody(kept.body) };
 }
 
 /** `common` headers go on the HTTP response itself, also when `_envelope` wraps the rest in the body. */
@@ -82,7 +82,7 @@ export function respond(
   status: number, body: unknown, common: Record<string, string>, headers: Record<string, string>, mode: { head: boolean; envelope: boolean },
 ): WireResponse {
   if (mode.envelope) {
-    return { status: 200, headers: { ...BASE_HEADERS, ...common }, body: JSON.stringify({ body, status, headers }) };
+    return { status: 200, headers: { ...BASE_HEADERS, ...common }, body: jsonBody({ body, status, headers }) };
   }
-  return { status, headers: Object.assign({}, BASE_HEADERS, common, headers), body: mode.head ? null : JSON.stringify(body) };
+  return { status, headers: Object.assign({}, BASE_HEADERS, common, headers), body: mode.head ? null : jsonBody(body) };
 }

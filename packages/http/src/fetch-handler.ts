@@ -1,7 +1,11 @@
-// createFetchHandler: a web-standard `(Request) => Promise<Response>` over the route table.
-// Pipeline (behaviour reference: "Request pipeline"): route match, authentication, parameters
-// (body, query, path), then the core operation, which runs defaults, the required check,
-// validation, the permission check and the handler in that order.
+// createFetchHandler: a web-standard `(Request) => Promise<Response>` over the route table, and
+// the one path of a request (`answer`), in stages (behaviour reference: "Request pipeline"):
+// a remembered answer still current (kept-answers.ts: a 304 or the 200's very bytes, at once
+// where the storage reads its change counter at once); else route match, authentication,
+// rate limit, parameters (body, query, path), the conditional request, then the core
+// operation, which runs defaults, the required check, validation, the permission check and
+// the handler in that order; every body encoded once (`jsonBody`, or the bytes core kept), and
+// the answer remembered where the next request for it may be answered from memory.
 import {
   CalendarError, isCalendarError, isStorageFault, jsonTextOf, msg, validatorOf, type Calendar, type CallContext, type Principal,
 } from '@evcal/core';
@@ -21,10 +25,10 @@ import { authenticateLimited, type CredentialFailureLimit } from './credential-l
 import { internalError, noRoute, retryAfterOf, tooManyRequests, wireError, type WireErrorBody } from './wire-errors';
 import type { HandlerRequest } from './handler-request';
 import { boundedMemo } from './memo';
-import { fetchHandlerOf, type EvcalHandler, type FetchHandler, type WireResponse } from './wire-response';
+import { fetchHandlerOf, type EvcalHandler, type FetchHandler, type WireAnswer, type WireResponse } from './wire-response';
 import { isTransportError } from './transport-errors';
 import { idempotencyKeyOf, keptAnswerOf, keptAnswerText, requestFingerprint } from './idempotency-keys';
-import { unchangedLists } from './unchanged-lists';
+import { keptAnswers } from './kept-answers';
 import { BASE_HEADERS, idUrl, listHeaders, notModified, pickFields, replay, respond, selfUrl, vary } from './answer-parts';
 
 export interface FetchHandlerOptions {
@@ -104,22 +108,27 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
   const matches = boundedMemo<ReturnType<typeof router.match>>(1024);
   // A list's variant (language, `_fields`) hashed once per `_fields` value.
   const listVariants = boundedMemo<string>(256);
-  // Lists answered lately: asked again with their ETag, answered 304 from the validator alone.
-  const unchanged = unchangedLists(calendar, options);
+  // Lists and reads answered lately, answered again from memory while still current.
+  const kept = keptAnswers(calendar, options);
 
   const siteOf = (request: HandlerRequest) => (typeof options.siteUrl === 'function' ? options.siteUrl(request) : options.siteUrl);
 
-  return fetchHandlerOf(async function handle(request: HandlerRequest): Promise<WireResponse> {
+  /** The one path: a remembered answer still current, else the whole way. */
+  function answer(request: HandlerRequest): WireAnswer {
     const site = siteOf(request);
+    let early: ReturnType<NonNullable<typeof kept>['answer']>;
     try {
-      const answered = unchanged?.answer(request, site);
-      if (answered !== undefined) {
-        const notModified = await answered;
-        if (notModified !== undefined) return notModified;
-      }
+      early = kept?.answer(request, site);
     } catch {
-      // Whatever failed (the storage, asked whether the list changed) fails again the whole way, which reports it.
+      // Whatever failed (the storage, asked whether the answer changed) fails again the whole way, which reports it.
+      early = undefined;
     }
+    if (early === undefined) return whole(request, site);
+    if (!(early instanceof Promise)) return early;
+    return early.then((a) => a ?? whole(request, site), () => whole(request, site));
+  }
+
+  async function whole(request: HandlerRequest, site: string | undefined): Promise<WireResponse> {
     const { path, search, query, addressParams, siteRoot, apiRoot } = targets(site === undefined ? request.url : `${site} ${request.url}`, () => {
       const url = restRouteUrl(new URL(request.url), sitePathOf(site), basePath);
       const urlOrigin = `${url.protocol}//${url.host}`;
@@ -137,7 +146,7 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
     const fields = typeof query._fields === 'string' ? query._fields : undefined;
     const origin = request.headers.get('origin');
     // Headers are merged with Object.assign and set name by name, not spread: V8 takes a slow
-    // path for a spread that adds names (about 3 µs a response; see withHeaders in node-handler.ts).
+    // path for a spread that adds names (about 3 µs a response; see withHeaders in node-writer.ts).
     const common: Record<string, string> = Object.assign({}, corsHeaders(options.cors, origin));
     common['content-language'] = t.language;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -214,12 +223,18 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
           const planned = await action.plan(calendar)(params, ctx);
           const etag = entityTag(planned.validator, listVariants(fields ?? '', () => variantOf([t.language, fields ?? '', 'list'])), true);
           const unmodified = notModified(etag, caching, common);
-          if (unchanged && planned.stable && !envelope && !principal) unchanged.remember(request, site, unmodified, planned.stable);
-          if (!noneMatch(ifNoneMatch, etag)) return unmodified;
+          // Remembered for anonymous callers (kept-answers.ts), while the plan's validator holds.
+          const stable = kept && !envelope && !principal ? planned.stable : undefined;
+          if (!noneMatch(ifNoneMatch, etag)) {
+            if (stable) kept!.remember(request, site, stable, unmodified);
+            return unmodified;
+          }
           const list = await planned.run();
           const headers = Object.assign(listHeaders(list), caching);
           headers.etag = etag;
-          return sendJson(200, () => list.chunks, () => list.body, headers);
+          const ok = sendJson(200, () => list.chunks, () => list.body, headers);
+          if (stable) kept!.remember(request, site, stable, unmodified, head ? undefined : ok);
+          return ok;
         }
         default: {
           const reading = action.kind === 'read';
@@ -242,10 +257,17 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
           };
           // A read whose text is kept (an event's) is sent as that text: nothing parsed or serialised.
           if (reading && action.json && !fields && !envelope) {
-            const kept = await action.json(calendar)(params, callCtx);
-            const headers = headersOf(kept, kept.validator);
-            if (!noneMatch(ifNoneMatch, headers.etag!)) return notModified(headers.etag!, caching, common);
-            return sendJson(match.route.status, () => [kept.json], () => kept.body(), headers);
+            const read = await action.json(calendar)(params, callCtx);
+            const headers = headersOf(read, read.validator);
+            const unmodified = notModified(headers.etag!, caching, common);
+            const remember = kept && !principal ? kept : undefined;
+            if (!noneMatch(ifNoneMatch, headers.etag!)) {
+              remember?.remember(request, site, read.stable, unmodified);
+              return unmodified;
+            }
+            const ok = sendJson(match.route.status, () => [read.json], () => read.body(), headers);
+            remember?.remember(request, site, read.stable, unmodified, head ? undefined : ok);
+            return ok;
           }
           // Writes sent with an Idempotency-Key run once per key; a repeat gets the first answer (idempotency-keys.ts).
           const key = reading ? undefined : idempotencyKeyOf(request.headers.get('idempotency-key'));
@@ -279,14 +301,9 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
       onError(error, request);
       return send(500, internalError(t));
     }
-  }, unchanged && ((request) => {
-    try {
-      return unchanged.answerNow(request, siteOf(request));
-    } catch {
-      // Whatever failed fails again the whole way, which reports it.
-      return undefined;
-    }
-  }));
+  }
+
+  return fetchHandlerOf(answer);
 }
 
 // ---- helpers ----

@@ -36,8 +36,7 @@ export function createLanguageHandler(calendar: Calendar, options: LanguageHandl
     const segment = `${basePath}/${tagOf(locale).toLowerCase()}`;
     return { segment, handler: createFetchHandler(calendar, { ...rest, basePath: segment, locale }) };
   });
-  // Which language an address is under, found once per address: bridges ask `answerNow` and
-  // then `handle` for the same request.
+  // Which language an address is under, found once per address.
   const languageOf = boundedMemo<number>(1024);
   const handlerOf = (request: HandlerRequest) => {
     const index = languageOf(request.url, () => {
@@ -46,5 +45,6 @@ export function createLanguageHandler(calendar: Calendar, options: LanguageHandl
     });
     return index < 0 ? fallback : prefixed[index]!.handler;
   };
-  return fetchHandlerOf((request) => handlerOf(request).handle(request), (request) => handlerOf(request).answerNow?.(request));
+  // One way in, as each language's handler has: an answer it gives at once is given at once.
+  return fetchHandlerOf((request) => handlerOf(request).answer(request));
 }

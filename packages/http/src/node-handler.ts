@@ -1,7 +1,8 @@
 // toNodeHandler: the fetch handler as a node:http / Express / Connect request listener.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { HandlerRequest, HeaderReader } from './handler-request';
-import { isPieces, type EvcalHandler, type FetchHandler, type WireResponse } from './wire-response';
+import { writeAnswer, wireOfResponse, type NodeAnswer } from './node-writer';
+import { isPending, type EvcalHandler, type FetchHandler, type WireAnswer } from './wire-response';
 
 /** What node:http, Express and Connect pass a request handler. */
 export type NodeHandler = (req: IncomingMessage & { body?: unknown; originalUrl?: string }, res: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -36,13 +37,14 @@ export interface NodeHandlerOptions {
  * the body is streamed, and the handler's size cap applies. A client that disconnects aborts
  * the request's signal.
  *
- * evcal's handlers (those with `handle`) are called with the request as node gave it (a
- * `HandlerRequest` over its headers, no web Request) and their answers written directly; any
- * other fetch handler gets a web Request and its Response is copied out.
+ * evcal's handlers (those with `answer`) are called with the request as node gave it (a
+ * `HandlerRequest` over its headers, no web Request); an answer they give at once (a
+ * remembered one) is written in the turn the request arrived in. Any other fetch handler gets a
+ * web Request, and its Response is made into an answer. Every answer is written by the one
+ * writer (node-writer.ts).
  */
 export function toNodeHandler(handler: FetchHandler | EvcalHandler, options: NodeHandlerOptions = {}): NodeHandler {
-  const handle = 'handle' in handler ? handler.handle : undefined;
-  const answerNow = 'answerNow' in handler ? handler.answerNow : undefined;
+  const answer = 'answer' in handler ? handler.answer : legacyAnswer(handler);
   const extra = options.headers;
   return (req, res, next) => {
     const request = new NodeRequest(req, res, options);
@@ -55,29 +57,34 @@ export function toNodeHandler(handler: FetchHandler | EvcalHandler, options: Nod
         res.end();
       }
     };
-    let now: WireResponse | undefined;
+    const write = (w: NodeAnswer) => {
+      const written = writeAnswer(w, res, extra?.(req));
+      if (written !== undefined) return written.then(drainBody);
+      drainBody();
+      return undefined;
+    };
+    const drainBody = () => {
+      if (request.read && !req.readableEnded) request.read.drain();
+    };
+    let served: PromiseLike<void> | undefined;
     try {
-      // An answer the handler has at once (a 304 for an unchanged list) is written in this turn.
-      now = answerNow?.(request);
-      if (now?.body === null) {
-        res.writeHead(now.status, extra === undefined ? now.headers : withHeaders(now.headers, extra(req) ?? {}));
-        res.end();
-        return;
-      }
+      const w: NodeAnswer | PromiseLike<NodeAnswer> = answer ? answer(request) : handler(webRequest(request)).then(wireOfResponse);
+      // An answer given at once is written in this turn; thrown here, an error would leave
+      // node's request listener and end the process.
+      served = isPending(w) ? w.then(write) : write(w);
     } catch (error) {
-      // Thrown here, it would leave node's request listener and end the process.
       fail(error);
       return;
     }
-    const served = now !== undefined ? writeWire(now, res, extra?.(req))
-      : handle ? handle(request).then((w) => writeWire(w, res, extra?.(req)))
-      : handler(webRequest(request)).then((response) => writeResponse(response, res, extra?.(req)));
-    served
-      .then(() => {
-        if (request.read && !req.readableEnded) request.read.drain();
-      })
-      .catch(fail);
+    served?.then(undefined, fail);
   };
+}
+
+/** A handler of the older form (`handle`, and perhaps `answerNow`, without `answer`) as one way in; none for a plain fetch handler. */
+function legacyAnswer(handler: FetchHandler | EvcalHandler): ((request: HandlerRequest) => WireAnswer) | undefined {
+  if (!('handle' in handler)) return undefined;
+  const { handle, answerNow } = handler as Pick<EvcalHandler, 'handle' | 'answerNow'>;
+  return answerNow ? (request) => answerNow(request) ?? handle(request) : handle;
 }
 
 /** The headers hook's headers for a failed request: none when the hook is what failed. */
@@ -267,99 +274,6 @@ function nodeBody(req: IncomingMessage): NodeBody {
     cancel: drain,
   });
   return { stream, drain };
-}
-
-async function writeResponse(response: Response, res: ServerResponse, extra: Readonly<Record<string, string>> | undefined): Promise<void> {
-  res.statusCode = response.status;
-  response.headers.forEach((value, name) => {
-    res.setHeader(name, value);
-  });
-  for (const name in extra) res.setHeader(name, extra[name]!);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const body = new Uint8Array(await response.arrayBuffer());
-  res.setHeader('content-length', body.byteLength);
-  res.end(body);
-}
-
-async function writeWire(w: WireResponse, res: ServerResponse, extra: Readonly<Record<string, string>> | undefined): Promise<void> {
-  const headers = extra === undefined ? w.headers : withHeaders(w.headers, extra);
-  if (w.body === null) {
-    res.writeHead(w.status, headers);
-    res.end();
-    return;
-  }
-  if (typeof w.body === 'string') {
-    // Encoded once: its length and the bytes written.
-    const bytes = Buffer.from(w.body, 'utf8');
-    res.writeHead(w.status, withHeaders(headers, { 'content-length': bytes.byteLength }));
-    res.end(bytes);
-    return;
-  }
-  if (!isPieces(w.body)) {
-    res.writeHead(w.status, headers);
-    await writeChunks(w.body, res);
-    return;
-  }
-  // Pieces already encoded: written as they are, in one system call (the socket is corked).
-  const pieces = w.body;
-  res.writeHead(w.status, withHeaders(headers, { 'content-length': pieces.reduce((n, p) => n + p.byteLength, 0) }));
-  res.cork();
-  for (const piece of pieces) res.write(piece);
-  res.end();
-}
-
-/**
- * `headers` with `more` added, copied name by name into a new object. V8 takes a slow path for
- * an object spread that adds names (`{ ...headers, name: value }`): one more header that way cost
- * a bare node:http server about 3 µs of the 11 a 304 takes, copied this way 0.5 µs
- * (`node bench/scratch/overhead-driver.mjs plain plain-id plain-loop`, Node 20).
- */
-function withHeaders(
-  headers: Readonly<Record<string, string | number>>, more: Readonly<Record<string, string | number>>,
-): Record<string, string | number> {
-  const out: Record<string, string | number> = {};
-  for (const name in headers) out[name] = headers[name]!;
-  for (const name in more) out[name] = more[name]!;
-  return out;
-}
-
-/**
- * Writes chunks as they come (chunked encoding), waiting for the socket to drain whenever it
- * buffers, and stops reading them when the client goes away. A chunk that fails destroys the
- * response, so the client sees it cut short instead of complete (the handler reported the error).
- */
-async function writeChunks(chunks: AsyncIterable<string>, res: ServerResponse): Promise<void> {
-  const iterator = chunks[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      if (res.destroyed) {
-        await iterator.return?.();
-        return;
-      }
-      const { done, value } = await iterator.next();
-      if (done) break;
-      if (!res.write(value)) await drained(res);
-    }
-    res.end();
-  } catch {
-    res.destroy();
-  }
-}
-
-/** Resolves when the response can take more, or is closed. */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
 
 /** The last entry of a list header: the one the nearest proxy added (entries before it are the client's to forge). */

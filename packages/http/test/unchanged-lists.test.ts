@@ -1,4 +1,4 @@
-// A list asked again with its ETag is answered 304 from its validator alone (unchanged-lists.ts):
+// A list asked again with its ETag is answered 304 from its validator alone (kept-answers.ts):
 // without authenticating or planning it again, and only while that answer is the one the whole
 // way would give: nothing written, the same day, no scheduled post come due, no credentials,
 // the same Origin and Accept, no rate limit to count the request, and an `authenticate` that
@@ -6,24 +6,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { createCalendar, type Principal, type Storage } from '@evcal/core';
+import { createCalendar, type Storage } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
 import { toNodeHandler } from '@evcal/http/node';
 import {
   anonymousWithoutAuthorization, bearerTokens, createFetchHandler, type Authenticate, type FetchHandlerOptions, type HandlerRequest,
 } from '@evcal/http';
+import { ADMIN, HOUR, ROOT, SEED_EVENTS, START } from './support/kept-fixtures';
 
-const START = Date.parse('2026-11-22T06:30:00Z');
-const HOUR = 3_600_000;
-const ROOT = 'https://cal.example.org/cal/events/v1';
-const ADMIN: Principal = { id: 1, role: 'administrator' };
-
-const SEED = {
-  events: [
-    { id: 12, title: 'Twelve', start_date: '2027-01-02 10:00:00', end_date: '2027-01-02 11:00:00', timezone: 'UTC', status: 'publish' },
-    { id: 34, title: 'Thirty-four', start_date: '2027-01-03 10:00:00', end_date: '2027-01-03 11:00:00', timezone: 'UTC', status: 'publish' },
-  ],
-};
+const SEED = { events: [...SEED_EVENTS] };
 
 /**
  * A handler over a seeded memory calendar whose clock the test moves, and how often

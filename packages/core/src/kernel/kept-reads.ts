@@ -8,12 +8,19 @@
 import type { WireArgs } from './args';
 import { createPlanCache, keyOf, type PlanCache } from './plan-cache';
 import type { Call } from './call';
-import type { CalendarConfig } from './context';
+import type { CalendarConfig, ListStability } from './context';
+import { ALWAYS } from '../time/validity';
 import { jsonTextOf, validatorOf, withJsonText, withValidator, type Validated } from './validators';
 
 /** A single read's answer as a binding sends it: its JSON text (UTF-8) and its validator. */
 export interface KeptRead<B extends object> {
   readonly validator: string;
+  /**
+   * What the validator was made at: the change counter read before the answer, for all time (a
+   * single read does not read the clock). While `Calendar.listUnchanged(stable)` says so, the
+   * same request gets the same answer, which a binding may send again without asking.
+   */
+  readonly stable: ListStability;
   readonly json: Uint8Array;
   /** The answer as an object of the caller's own (parsed from `json`). */
   body(): Validated<B>;
@@ -41,6 +48,7 @@ export function keptReads<B extends object>(config: CalendarConfig): KeptReads<B
     const kept = key === undefined ? await read() : await reads.read(key, read, (r) => r.json.byteLength);
     return {
       validator: kept.validator,
+      stable: { change: lastChange, from: ALWAYS.from, until: ALWAYS.until },
       json: kept.json,
       body: () => withValidator(withJsonText(JSON.parse(utf8Decoder.decode(kept.json)) as B, kept.json), kept.validator),
     };
