@@ -9,7 +9,7 @@
 import {
   CalendarError, isCalendarError, isStorageFault, jsonTextOf, msg, validatorOf, type Calendar, type CallContext, type Principal,
 } from '@evcal/core';
-import { hashText, sharedArgs } from '@evcal/core/binding';
+import { hashText, sharedArgs, type WireArgs } from '@evcal/core/binding';
 import type { Authenticate } from './auth';
 import { namespaceIndex } from './namespace-index';
 import { openApiDocument } from './openapi';
@@ -314,9 +314,9 @@ interface Target {
   readonly path: string | undefined;
   /** The query string as sent (`?…`, or ''). */
   readonly search: string;
-  readonly query: Readonly<Record<string, unknown>>;
+  readonly query: WireArgs;
   /** The query's parameters as operations take them (mergeParams without path or body). */
-  readonly addressParams: Readonly<Record<string, unknown>>;
+  readonly addressParams: WireArgs;
   readonly siteRoot: string;
   readonly apiRoot: string;
 }

@@ -5,7 +5,7 @@
 // asks here first, so `/events/by-slug/x.ics` is a feed and not the event with slug "x.ics".
 import Negotiator from 'negotiator';
 import { type Calendar, type CallContext, type Message } from '@evcal/core';
-import { listValidator } from '@evcal/core/binding';
+import { listValidator, type WireArgs } from '@evcal/core/binding';
 import { entityTag, noneMatch, type EntityTags } from './conditional';
 import { createRouter, operationRoute, type FeedKind, type Method, type Route, type RouteAction, type RouteMatch } from './route-table';
 import type { WireResponse } from './wire-response';
@@ -45,7 +45,7 @@ export function isNegotiated(action: RouteAction): action is Extract<RouteAction
 }
 
 export interface FeedRequest {
-  readonly params: Record<string, unknown>;
+  readonly params: WireArgs;
   readonly ctx: CallContext;
   /** Turns texts (the calendar's name) into the handler's language. */
   readonly translate: (message: Message) => string;

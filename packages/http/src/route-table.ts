@@ -1,7 +1,7 @@
 // The route table as data: every route of the interface, in the reference's registration
 // order. The router, the namespace descriptor and /doc all read this one table.
 import { type Calendar, type CallContext, type KeptRead, type ListPlan } from '@evcal/core';
-import { OPERATIONS, type ArgSpecs, type OperationDeclaration, type OperationName as CalendarOperationName } from '@evcal/core/binding';
+import { OPERATIONS, type ArgSpecs, type OperationDeclaration, type OperationName as CalendarOperationName, type WireArgs } from '@evcal/core/binding';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -17,11 +17,11 @@ export type SyncOperationName = Extract<CalendarOperationName, `${'changes' | 'w
  * validates (the wire carries any JSON), and the call context. Every operation of a
  * `Calendar` is one (their inputs are typed for apps; over HTTP the validation speaks).
  */
-export type RouteOperation = (params: Record<string, unknown>, ctx: CallContext) => Promise<object>;
+export type RouteOperation = (params: WireArgs, ctx: CallContext) => Promise<object>;
 /** A list operation, planned before it is read (its validator comes first: a 304 reads nothing). */
-export type RoutePlanner = (params: Record<string, unknown>, ctx: CallContext) => Promise<ListPlan<object>>;
+export type RoutePlanner = (params: WireArgs, ctx: CallContext) => Promise<ListPlan<object>>;
 /** A read answered as its kept JSON text and validator (core's kept-reads.ts), sent as it is. */
-export type RouteJsonRead = (params: Record<string, unknown>, ctx: CallContext) => Promise<KeptRead<object>>;
+export type RouteJsonRead = (params: WireArgs, ctx: CallContext) => Promise<KeptRead<object>>;
 /** Which iCalendar feed answers: the list's, or one event's by id or by slug. */
 export type FeedKind = 'list' | 'id' | 'slug';
 
