@@ -3,7 +3,7 @@
 // must not be restarted under other tests). Started with the machine's PostgreSQL binaries
 // (Debian: /usr/lib/postgresql/<major>/bin), as the `postgres` user when the test runs as root
 // (initdb refuses root), and removed when the test file ends.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,10 +35,17 @@ export interface PgCluster {
   psql(sql: string, database?: string): string;
   /** `pg_ctl restart -m <mode>`: every connection is cut, the server comes back on the same port. */
   restart(mode?: 'fast' | 'immediate'): void;
+  /**
+   * `restart` without blocking this process: the test's clients go on sending while the server
+   * goes down and comes back (with `restart`, nothing of this process runs until it is back).
+   */
+  restartLive(mode?: 'fast' | 'immediate'): Promise<void>;
   stop(mode?: 'fast' | 'immediate'): void;
   start(): void;
   /** Ends every client backend but this psql's (`pg_terminate_backend`); returns how many. */
   terminateBackends(database?: string): number;
+  /** `terminateBackends` without blocking this process, as `restartLive`. */
+  terminateBackendsLive(database?: string): Promise<number>;
   /** Stops the server and removes its directory. */
   remove(): void;
 }
@@ -53,19 +60,29 @@ export interface PgStandby extends PgCluster {
 }
 
 type Run = (command: string, args: readonly string[]) => string;
+type RunLive = (command: string, args: readonly string[]) => Promise<string>;
 
 /** The binaries, run as the `postgres` user when this process is root (initdb and postgres refuse root). */
-function runner(dir: string): { run: Run; asRoot: boolean } {
+function runner(dir: string): { run: Run; runLive: RunLive; asRoot: boolean } {
   const bin = postgresBin();
   if (!bin) throw new Error('PostgreSQL server binaries not found (set EVCAL_TEST_POSTGRES_BIN to the directory of initdb)');
   const asRoot = process.getuid?.() === 0;
+  const invocation = (command: string, args: readonly string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), [...args]];
   const run: Run = (command, args) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), [...args]];
+    const [file, argv] = invocation(command, args);
     const result = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
     if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
     return result.stdout;
   };
-  return { run, asRoot };
+  const runLive: RunLive = (command, args) => new Promise((resolve, reject) => {
+    const [file, argv] = invocation(command, args);
+    execFile(file, argv, { encoding: 'utf8', cwd: dir }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} ${args.join(' ')} failed (${error.code}):\n${stdout}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+  return { run, runLive, asRoot };
 }
 
 /** A fresh directory for a cluster, owned by the user that runs its server. */
@@ -97,21 +114,25 @@ function configure(data: string, dir: string, port: number, asRoot: boolean, set
 }
 
 /** The cluster in `data`, started. */
-function started(run: Run, dir: string, data: string, port: number): PgCluster {
+function started({ run, runLive }: { run: Run; runLive: RunLive }, dir: string, data: string, port: number): PgCluster {
   const log = join(dir, 'server.log');
-  const ctl = (...args: string[]) => run('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', ...args]);
+  const ctlArgs = (args: string[]) => ['-D', data, '-l', log, '-w', '-t', '60', ...args];
+  const ctl = (...args: string[]) => run('pg_ctl', ctlArgs(args));
+  const terminating = (database: string) =>
+    `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND datname = '${database}'`;
+  const psqlArgs = (sql: string, database: string) => ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql];
   ctl('start');
   const cluster: PgCluster = {
     port,
     dir,
     url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
-    psql: (sql, database = 'postgres') => run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql]).trim(),
+    psql: (sql, database = 'postgres') => run('psql', psqlArgs(sql, database)).trim(),
     restart: (mode = 'fast') => { ctl('restart', '-m', mode); },
+    restartLive: async (mode = 'fast') => { await runLive('pg_ctl', ctlArgs(['restart', '-m', mode])); },
     stop: (mode = 'fast') => { ctl('stop', '-m', mode); },
     start: () => { ctl('start'); },
-    terminateBackends: (database = 'postgres') => Number(cluster.psql(
-      `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND datname = '${database}'`,
-    )),
+    terminateBackends: (database = 'postgres') => Number(cluster.psql(terminating(database))),
+    terminateBackendsLive: async (database = 'postgres') => Number((await runLive('psql', psqlArgs(terminating(database), database))).trim()),
     remove: () => {
       try { ctl('stop', '-m', 'immediate'); } catch { /* already stopped */ }
       rmSync(dir, { recursive: true, force: true });
@@ -122,13 +143,14 @@ function started(run: Run, dir: string, data: string, port: number): PgCluster {
 
 /** Initialises and starts a cluster of the test's own. Standbys may stream from it (`wal_level` replica, replication allowed from loopback). */
 export async function startPgCluster(options: { settings?: Readonly<Record<string, string | number>> } = {}): Promise<PgCluster> {
-  const { run, asRoot } = runner(tmpdir());
+  const commands = runner(tmpdir());
+  const { run, asRoot } = commands;
   const dir = clusterDir(asRoot);
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const port = await freePort();
   configure(data, dir, port, asRoot, { wal_level: 'replica', max_wal_senders: 10, ...options.settings });
-  return started(run, dir, data, port);
+  return started(commands, dir, data, port);
 }
 
 /**
@@ -136,7 +158,8 @@ export async function startPgCluster(options: { settings?: Readonly<Record<strin
  * (`pg_basebackup -R`, which makes it a standby streaming from the primary), with `settings`.
  */
 export async function startStandby(primary: PgCluster, options: { settings?: Readonly<Record<string, string | number>> } = {}): Promise<PgStandby> {
-  const { run, asRoot } = runner(tmpdir());
+  const commands = runner(tmpdir());
+  const { run, asRoot } = commands;
   const dir = clusterDir(asRoot);
   const data = join(dir, 'data');
   run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', data, '-R', '-X', 'stream', '--no-sync']);
@@ -147,7 +170,7 @@ export async function startStandby(primary: PgCluster, options: { settings?: Rea
     .map((m) => [m[1]!, m[2]!]));
   const port = await freePort();
   configure(data, dir, port, asRoot, { ...kept, hot_standby: 'on', ...options.settings });
-  const cluster = started(run, dir, data, port);
+  const cluster = started(commands, dir, data, port);
   return {
     ...cluster,
     pauseReplay: () => { cluster.psql('SELECT pg_wal_replay_pause()'); },
