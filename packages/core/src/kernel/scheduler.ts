@@ -3,6 +3,7 @@
 // at most once per interval.
 import type { EventRecord, PostRecord } from '../model/records';
 import type { Storage } from '../storage/storage';
+import { retryingConflicts } from './retry';
 
 /** A function to await before an operation; it publishes what is due. */
 /** Publishes what is due: a promise while a sweep runs, undefined when nothing is to wait for. */
@@ -48,13 +49,15 @@ export async function publishDue(storage: Storage, now: number): Promise<void> {
   ]);
   if (events.length + venues.length + organizers.length === 0) return;
   const ids = (posts: readonly PostRecord[]) => posts.map((p) => p.id);
-  await storage.transaction(async (tx) => {
+  // A deadlock with a concurrent writer (an import's chunk counting the same terms) is a
+  // conflict: the sweep runs again, as a write does, rather than failing the operation behind it.
+  await retryingConflicts(() => storage.transaction(async (tx) => {
     // Only those still scheduled: a concurrent write may have changed one since the lists above.
     const published = new Set(await tx.events.setStatus(ids(events), 'future', 'publish', tx.change));
     await publishOccurrences(tx, events.filter((e) => e.recurrence && published.has(e.id)), tx.change);
     await tx.venues.setStatus(ids(venues), 'future', 'publish', tx.change);
     await tx.organizers.setStatus(ids(organizers), 'future', 'publish', tx.change);
-  });
+  }));
 }
 
 /** The occurrences of published series that took their `future` status from them. */

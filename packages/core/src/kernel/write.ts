@@ -1,12 +1,11 @@
 // Every write runs as one storage transaction from its first read to its last write, so that
 // what it read cannot change before it commits: concurrent writers, in this process or in
 // others sharing the storage, give the result of some serial order (no lost update).
-import { isStorageConflict } from '../storage/storage-errors';
 import type { Storage, StorageTransaction } from '../storage/storage';
 import { withStorage, type Call, type WriteCall } from './call';
+import { retryingConflicts } from './retry';
 
-/** How many times a write runs before a storage conflict becomes its answer. */
-export const WRITE_ATTEMPTS = 4;
+export { retryingConflicts, WRITE_ATTEMPTS } from './retry';
 
 /**
  * Runs `fn` in a write transaction. `fn` parses, authorises, reads, checks preconditions and
@@ -20,19 +19,6 @@ export async function runWrite<T>(call: Call, fn: (c: WriteCall) => Promise<T>):
   const { storage } = call;
   if (isTransaction(storage)) return fn(withStorage(call, storage));
   return retryingConflicts(() => storage.transaction((tx) => fn(withStorage(call, tx))));
-}
-
-/** Runs `transaction` up to WRITE_ATTEMPTS times while it fails with a storage conflict. */
-export async function retryingConflicts<T>(transaction: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await transaction();
-    } catch (error) {
-      if (attempt >= WRITE_ATTEMPTS || !isStorageConflict(error)) throw error;
-      // Full jitter over a doubling window: 5, 10, 20 ms.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** (attempt - 1)));
-    }
-  }
 }
 
 function isTransaction(storage: Storage): storage is StorageTransaction {
