@@ -3,6 +3,7 @@
 // filters, disabled endpoints), in order per record, retried on the schedule with jitter and
 // Retry-After, failed once the schedule is used up, the endpoint disabled by 410 Gone.
 import { createWebhookDispatcher, retryAfterMs, type Calendar, type WebhookAnswer, type WebhookMessage } from '@evcal/core';
+import { createMemoryStorage } from '@evcal/memory';
 import { describe, expect, it } from 'vitest';
 import { admin, anon, as, editor, eventInput, expectInvalid, makeCalendar, refusal } from './helpers';
 
@@ -156,6 +157,31 @@ describe('the delivery loop', () => {
     await calendar.events.create(eventInput({ title: 'After stop' }), as(admin));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(t.sent).toHaveLength(1);
+  });
+
+  it('looks at the outbox after a change only when the change queued deliveries', async () => {
+    const storage = createMemoryStorage();
+    let claims = 0;
+    const claim = storage.webhooks.claim.bind(storage.webhooks);
+    storage.webhooks.claim = (options) => {
+      claims++;
+      return claim(options);
+    };
+    const calendar = makeCalendar({ storage });
+    const t = transport();
+    const dispatcher = createWebhookDispatcher(calendar, { send: t.send, intervalMs: 60_000 });
+    dispatcher.start();
+    await expect.poll(() => claims).toBe(1);
+    // No endpoint: writes queue nothing, and the sender is not woken by them.
+    for (let i = 0; i < 3; i++) await calendar.events.create(eventInput({ title: `Quiet ${i}` }), as(admin));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(claims).toBe(1);
+    // An endpoint: the next write queues a delivery and wakes the sender at once.
+    await endpoint(calendar);
+    await calendar.events.create(eventInput({ title: 'Heard' }), as(admin));
+    await expect.poll(() => t.sent.length).toBe(1);
+    expect(claims).toBeGreaterThan(1);
+    await dispatcher.stop();
   });
 
   it('reads Retry-After as seconds or an HTTP date', () => {

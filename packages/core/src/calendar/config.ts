@@ -62,7 +62,7 @@ export function resolveConfig(options: CalendarOptions): CalendarConfig {
   const onError = options.onError ?? ((error: unknown) => console.error('evcal:', error));
   const changeEvents = createChangeEvents(onError);
   // Every write is recorded in the change log (changes/change-recorder.ts).
-  const storage = recordingStorage(options.storage, { now, committed: (entries) => changeEvents.emit(entries) });
+  const storage = recordingStorage(options.storage, { now, committed: (entries, deliveries) => changeEvents.emit(entries, deliveries) });
   const changeRetentionMs = retentionDays * 86_400_000;
   const keepsLists = options.renderCache !== 0;
   return {

@@ -14,23 +14,34 @@ import { foldOccurrences, type EventChange, type PendingChange } from './occurre
 export interface ChangeRecorderOptions {
   /** The calendar's clock (epoch ms), for the entries' `at`. */
   now(): number;
-  /** Told the entries of each committed transaction that logged any. */
-  committed(entries: readonly ChangeEntry[]): void;
+  /**
+   * Told the entries of each committed transaction that logged any, and how many webhook
+   * deliveries it queued with them.
+   */
+  committed(entries: readonly ChangeEntry[], deliveries: number): void;
 }
+
+/** What a transaction wrote to its change log: its entries, and the webhook deliveries queued for them. */
+interface Logged {
+  readonly entries: readonly ChangeEntry[];
+  readonly deliveries: number;
+}
+
+const NOTHING_LOGGED: Logged = { entries: [], deliveries: 0 };
 
 type AnyRecord = EventRecord | VenueRecord | OrganizerRecord | TermRecord;
 
 /** `storage`, with every write transaction recorded in its change log. */
 export function recordingStorage(storage: Storage, options: ChangeRecorderOptions): Storage {
   const transaction: Storage['transaction'] = async (fn) => {
-    let entries: readonly ChangeEntry[] = [];
+    let logged: Logged = NOTHING_LOGGED;
     const result = await storage.transaction(async (tx) => {
       const recorder = new TransactionRecorder(tx);
       const out = await fn(recorder.storage);
-      entries = await recorder.flush(options.now());
+      logged = await recorder.flush(options.now());
       return out;
     });
-    if (entries.length) options.committed(entries);
+    if (logged.entries.length) options.committed(logged.entries, logged.deliveries);
     return result;
   };
   /** A write outside a transaction is a transaction of its own (so it is recorded too). */
@@ -121,9 +132,9 @@ class TransactionRecorder {
     this.storage = self;
   }
 
-  /** Writes the log entries and deliveries of what the transaction changed; returns the entries. */
-  async flush(now: number): Promise<ChangeEntry[]> {
-    if (this.touched.size === 0) return [];
+  /** Writes the log entries and deliveries of what the transaction changed; returns what it wrote. */
+  async flush(now: number): Promise<Logged> {
+    if (this.touched.size === 0) return NOTHING_LOGGED;
     await this.reload();
     await this.touchLinkingEvents();
     const changes: Array<PendingChange | EventChange> = [];
@@ -159,19 +170,18 @@ class TransactionRecorder {
         changes.push({ kind: taxonomy, id: term.id, action: 'updated', revision: term.revision, before: null, after: null });
       }
     }
-    if (changes.length === 0) return [];
+    if (changes.length === 0) return NOTHING_LOGGED;
     const change = this.tx.change;
     const folded = await foldOccurrences(changes, (ids) => this.tx.events.getMany(ids));
     const entries: ChangeEntry[] = folded.map((c, seq) => ({ ...c, change, seq, at: now }));
     await this.tx.changes.append(entries);
-    await this.enqueue(entries);
-    return entries;
+    return { entries, deliveries: await this.enqueue(entries) };
   }
 
-  /** A delivery of each entry to each enabled endpoint that wants its type. */
-  private async enqueue(entries: readonly ChangeEntry[]): Promise<void> {
+  /** A delivery of each entry to each enabled endpoint that wants its type; answers how many. */
+  private async enqueue(entries: readonly ChangeEntry[]): Promise<number> {
     const endpoints = (await this.tx.webhooks.listEndpoints()).filter((e) => e.enabled);
-    if (endpoints.length === 0) return;
+    if (endpoints.length === 0) return 0;
     const { id: logId } = await this.tx.changes.state();
     const deliveries: WebhookDelivery[] = [];
     for (const entry of entries) {
@@ -189,6 +199,7 @@ class TransactionRecorder {
       }
     }
     if (deliveries.length) await this.tx.webhooks.enqueue(deliveries);
+    return deliveries.length;
   }
 
   /**

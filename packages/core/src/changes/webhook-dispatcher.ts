@@ -8,7 +8,7 @@
 // sender that starts tries at once what waited (`wake`): a server is restarted to fix what
 // made attempts fail (an address refused, a firewall), and the next step of the schedule can
 // be hours away. Writes never wait for it: they only add to the outbox.
-import type { CalendarConfig, ChangeListener } from '../kernel/context';
+import type { CalendarConfig } from '../kernel/context';
 import { isStorageConflict } from '../storage/storage-errors';
 import type { WebhookDelivery, WebhookEndpointRecord } from '../storage/change-store';
 import { loggableUrl } from './webhook-addresses';
@@ -85,8 +85,9 @@ export interface WebhookDispatcher {
   /** Sends what is due now, one batch after another; resolves with how many were attempted. */
   runOnce(): Promise<number>;
   /**
-   * Runs in the background: at every interval, and soon after each change of this calendar.
-   * First makes the deliveries waiting for a retry due at once (WebhookStore.wake).
+   * Runs in the background: at every interval, and soon after each change of this calendar that
+   * queued deliveries (a write with no endpoint to tell wakes nothing). First makes the
+   * deliveries waiting for a retry due at once (WebhookStore.wake).
    */
   start(): void;
   /** Stops, after the attempts in flight. */
@@ -96,10 +97,9 @@ export interface WebhookDispatcher {
 /** The longest wait a Retry-After can ask for. */
 const MAX_RETRY_AFTER = 86_400_000;
 
-/** What the dispatcher uses of a calendar (createCalendar's): its configuration and its change events. */
+/** What the dispatcher uses of a calendar (createCalendar's): its configuration, whose change events say when deliveries were queued. */
 export interface DispatchedCalendar {
   readonly config: CalendarConfig;
-  on(event: 'change', listener: ChangeListener): () => void;
 }
 
 export function createWebhookDispatcher(calendar: DispatchedCalendar, options: WebhookDispatcherOptions): WebhookDispatcher {
@@ -227,7 +227,7 @@ export function createWebhookDispatcher(calendar: DispatchedCalendar, options: W
       if (!stopped) return;
       stopped = false;
       woken = false;
-      unsubscribe = calendar.on('change', () => plan(0));
+      unsubscribe = calendar.config.changeEvents.onQueued(() => plan(0));
       plan(0);
     },
     async stop() {

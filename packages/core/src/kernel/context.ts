@@ -26,8 +26,13 @@ export type ChangeListener = (change: ChangeEnvelope) => void;
 export interface ChangeEvents {
   on(listener: ChangeListener): () => void;
   off(listener: ChangeListener): void;
-  /** Tells every listener of each entry, in order. */
-  emit(entries: readonly ChangeEntry[]): void;
+  /**
+   * Hears that a committed transaction queued webhook deliveries (the sender's cue to look at
+   * the outbox: a write that queued none gives it nothing to send).
+   */
+  onQueued(listener: () => void): () => void;
+  /** Tells every listener of each entry, in order, and the `onQueued` listeners when `deliveries` were queued. */
+  emit(entries: readonly ChangeEntry[], deliveries: number): void;
 }
 
 export interface CalendarConfig {
