@@ -35,7 +35,9 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   const onConnectionError = (error: Error) => logger.warn('storage connection lost', errorFields(error));
   // PostgreSQL: each write's position goes to its writer (read-routing.ts), replicas or not.
   const postgres = isPostgresUrl(storageUrl);
-  const storage = await openStorage(storageUrl, { onConnectionError, ...(postgres ? { onCommit: noteCommit } : {}) });
+  const onPreparingOff = (error: Error) => logger.warn(
+    'prepared statements turned off: a pooler in transaction mode lost one (add ?prepare=false to the storage URL to skip this)', errorFields(error));
+  const storage = await openStorage(storageUrl, { onConnectionError, ...(postgres ? { onCommit: noteCommit, onPreparingOff } : {}) });
   let server: Server | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   let replicas: ReplicaSet | undefined;

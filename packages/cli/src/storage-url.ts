@@ -33,6 +33,12 @@ export interface OpenStorageOptions {
    * @default ignored
    */
   readonly onCommit?: (position: number) => void;
+  /**
+   * PostgreSQL: told once if prepared statements turn themselves off because a pooler in
+   * transaction mode lost one (`?prepare=false` spares the first error).
+   * @default ignored
+   */
+  readonly onPreparingOff?: (error: Error) => void;
 }
 
 /** Opens the storage a URL names. */
@@ -114,13 +120,14 @@ async function openSqlite(file: string): Promise<Storage> {
 }
 
 async function openPostgres(url: string, options: OpenStorageOptions): Promise<Storage> {
-  const { db, schema, createSqlStorage, migrate } = await postgresDatabase(url, options);
+  const { db, schema, createSqlStorage, migrate, migrated } = await postgresDatabase(url, options);
   try {
     await migrate(db, schema ? { schema } : {});
   } catch (error) {
     await db.destroy();
     throw new StorageUrlError(`storage ${redact(url)}: cannot use this PostgreSQL database (${(error as Error).message})`);
   }
+  migrated();
   return createSqlStorage({
     db, dialect: 'postgres', ...(schema ? { schema } : {}), destroyOnClose: true, ...(options.onCommit ? { onCommit: options.onCommit } : {}),
   });
@@ -134,6 +141,8 @@ async function openPostgres(url: string, options: OpenStorageOptions): Promise<S
 export async function openReplica(url: string, schema: string | undefined, options: OpenStorageOptions = {}): Promise<Storage> {
   if (!isPostgresUrl(url)) throw new StorageUrlError(`read replica "${redact(url)}": a postgres:// URL`);
   const opened = await postgresDatabase(url, options, schema, REPLICA_CONNECT_TIMEOUT_MS);
+  // A replica runs no migration.
+  opened.migrated();
   return opened.createSqlStorage({ db: opened.db, dialect: 'postgres', ...(opened.schema ? { schema: opened.schema } : {}), destroyOnClose: true });
 }
 
@@ -149,15 +158,32 @@ export function schemaOf(url: string): string | undefined {
   return schema;
 }
 
+/** Whether a PostgreSQL URL lets statements be prepared (`?prepare=false`: a pooler that loses them). */
+function prepareOf(url: string): boolean {
+  const prepare = new URL(url).searchParams.get('prepare');
+  if (prepare === null || prepare === 'true') return true;
+  if (prepare === 'false') return false;
+  throw new StorageUrlError(`storage ${redact(url)}: prepare is "true" or "false", not "${prepare}"`);
+}
+
 /** A pool on the database a URL names, watched so that no failed connection ends the process. */
 async function postgresDatabase(url: string, options: OpenStorageOptions, defaultSchema?: string, connectionTimeoutMillis?: number) {
   const [{ default: pg }, { createSqlStorage, migrate, watchPostgresPool }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), import('@evcal/sql'), import('kysely')]);
   const schema = schemaOf(url) ?? defaultSchema;
+  const prepare = prepareOf(url);
   const parsed = new URL(url);
   parsed.searchParams.delete('schema');
+  parsed.searchParams.delete('prepare');
   const pool = new pg.Pool({ connectionString: parsed.toString(), ...(connectionTimeoutMillis ? { connectionTimeoutMillis } : {}) });
   // Without listeners, a connection's failure would end the process.
-  watchPostgresPool(pool, (error) => options.onConnectionError?.(error));
+  // Nothing prepared until the schema is checked or migrated (`migrated`): a migration is not
+  // run again when a pooler loses one of its statements.
+  const preparing = watchPostgresPool(pool, (error) => options.onConnectionError?.(error), {
+    prepare: false, ...(options.onPreparingOff ? { onPreparingOff: options.onPreparingOff } : {}),
+  });
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-  return { db, schema, createSqlStorage, migrate };
+  const migrated = () => {
+    preparing.on = prepare;
+  };
+  return { db, schema, createSqlStorage, migrate, migrated };
 }

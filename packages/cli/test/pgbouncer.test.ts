@@ -7,7 +7,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { OWN_CLUSTER, startPgCluster } from './support/pg-cluster';
 import { REPO, runCli, tempPath } from './support/processes';
 import { HAS_PGBOUNCER, startPgBouncer } from './support/pgbouncer';
-import { spawnServe, ORIGIN_RE, needBuiltCli, startServe } from './support/serve-process';
+import { logHolding, spawnServe, ORIGIN_RE, needBuiltCli, startServe } from './support/serve-process';
 
 needBuiltCli();
 
@@ -92,6 +92,25 @@ describe.skipIf(!OWN_CLUSTER || !HAS_PGBOUNCER)('evcal serve behind PgBouncer (t
     expect(final.excerpt.replace(/<[^>]+>/g, '').trim()).toMatch(/^x\d+$/);
     expect(final.categories.map((c: { slug: string }) => c.slug)).toEqual(['from-a']);
     expect(final.tags.map((t: { slug: string }) => t.slug)).toEqual(['from-b']);
+  });
+
+  it('turns prepared statements off at the first one the pooler loses, says so once, and answers every request', async () => {
+    const { url } = await pooled();
+    const storage = url('evcal_pool_prepared');
+    const servers = [await startServe(['--storage', storage, '--user', `1:administrator:${TOKEN}`]), await startServe(['--storage', storage, '--user', `1:administrator:${TOKEN}`])];
+    const create = (api: string, i: number) => fetch(`${api}/events`, {
+      method: 'POST', headers: AUTH,
+      body: JSON.stringify({ title: `Pooled ${i}`, start_date: '2027-05-06 20:00:00', end_date: '2027-05-06 23:00:00', status: 'publish', categories: [`c${i % 3}`] }),
+    }).then((r) => r.status);
+    const read = (api: string) => fetch(`${api}/events?per_page=5&start_date=2027-01-01`).then((r) => r.status);
+    const statuses = await Promise.all(servers.flatMap((s) => Array.from({ length: 20 }, (_, i) => [create(s.api, i), read(s.api)]).flat()));
+    expect(statuses.filter((s) => s !== 201 && s !== 200)).toEqual([]);
+    const line = 'prepared statements turned off';
+    const logs = await Promise.all(servers.map((s) => logHolding(s, [line], 2_000)));
+    // Each server met a lost statement (two server connections for twenty clients), and said so once.
+    expect(logs.map((log) => log.split(line).length - 1)).toEqual([1, 1]);
+    const listed = await (await fetch(`${servers[0]!.api}/events?per_page=50&start_date=2027-01-01`)).json() as { total: number };
+    expect(listed.total).toBe(40);
   });
 
   it('runs as the role docs/operations.md\'s GRANT script makes: serves, and imports in bulk (temporary tables)', async () => {

@@ -33,3 +33,10 @@ describe('sqlite: storage as evcal serve opens it', () => {
     expect(walPages()).toBeGreaterThan(1_200);
   });
 });
+
+describe('postgres: the storage URL', () => {
+  it('takes prepare=true or prepare=false, and names any other value before connecting', async () => {
+    // Port 1: nothing listens there; the URL is refused before any connection is tried.
+    await expect(openStorage('postgres://evcal@127.0.0.1:1/evcal?schema=cal&prepare=maybe')).rejects.toThrow(/prepare is "true" or "false", not "maybe"/);
+  });
+});

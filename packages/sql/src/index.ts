@@ -11,5 +11,5 @@ export { withStatementCache } from './sqlite-statements';
 export type { SqliteStatementSource } from './sqlite-statements';
 export { loadBetterSqlite3, sqliteDriverCandidates } from './sqlite-driver';
 export type { BetterSqlite3Database } from './sqlite-driver';
-export { watchPostgresPool } from './postgres-pool';
+export { watchPostgresPool, type Preparing, type WatchOptions } from './postgres-pool';
 export type { WatchableClient, WatchablePool } from './postgres-pool';

@@ -12,7 +12,11 @@
 // It also makes a query of several statements answer with one statement's result, as Kysely
 // reads one (see `firstResultOfMany`): a PostgreSQL write sends its BEGIN with its first
 // statement, and its last statement with the COMMIT, as one message each, and needs those
-// statements' rows (transactions.ts).
+// statements' rows (transactions.ts). And it sends statements with parameters as named
+// prepared statements, parsed and planned once per connection (prepared-statements.ts).
+import { preparedQueries, type Preparing } from './prepared-statements';
+
+export type { Preparing };
 
 /** What `watchPostgresPool` uses of a pg `Pool`. */
 export interface WatchablePool {
@@ -29,12 +33,27 @@ export interface WatchableClient {
 /** Marks an error as a lost connection (see `isConnectionLoss`). */
 const CONNECTION_LOST = Symbol.for('evcal.sql.connectionLost');
 
+export interface WatchOptions {
+  /**
+   * Send statements with parameters as named prepared statements (prepared-statements.ts). Off
+   * by itself for good at the first sign of a pooler that loses them (PgBouncer in transaction
+   * mode before 1.21); turn it off from the start for such a pooler (`?prepare=false`).
+   * @default true
+   */
+  readonly prepare?: boolean;
+  /** Told once if preparing turns itself off (a pooler lost a prepared statement), with the error that showed it. */
+  readonly onPreparingOff?: (error: Error) => void;
+}
+
 /**
  * Listens for connection failures on every client of `pool`, idle or checked out, so that none
  * ends the process; `onError` is told of each (once per failed connection). Call it once, right
- * after making the pool (`openPostgresStorage` does).
+ * after making the pool (`openPostgresStorage` does). Answers whether statements are prepared:
+ * its `on` may be set, e.g. off while migrating (a migration is not run again if a pooler loses
+ * one of its statements) and on after.
  */
-export function watchPostgresPool(pool: WatchablePool, onError: (error: Error) => void = () => undefined): void {
+export function watchPostgresPool(pool: WatchablePool, onError: (error: Error) => void = () => undefined, options: WatchOptions = {}): Preparing {
+  const preparing: Preparing = { on: options.prepare !== false, ...(options.onPreparingOff ? { off: options.onPreparingOff } : {}) };
   const seen = new WeakSet<Error>();
   const report = (error: Error) => {
     markConnectionLoss(error);
@@ -46,8 +65,10 @@ export function watchPostgresPool(pool: WatchablePool, onError: (error: Error) =
   pool.on('error', report);
   pool.on('connect', (client) => {
     client.on('error', report);
+    if (client.query) client.query = preparedQueries(client, client.query, preparing);
     firstResultOfMany(client);
   });
+  return preparing;
 }
 
 /**

@@ -2,6 +2,7 @@
 // message reaches a client; core decides what each answers.
 import { CalendarError, storageError } from '@evcal/core/adapter';
 import { isConnectionLoss } from './postgres-pool';
+import { isLostStatement } from './prepared-statements';
 
 interface DriverError {
   readonly code?: string;
@@ -25,6 +26,8 @@ export function classify(error: unknown): Classified {
   // Already translated further down: judge by the driver error it carries.
   if (error instanceof CalendarError) return error.cause === undefined ? 'other' : classify(error.cause);
   if (isConnectionLoss(error)) return 'unavailable';
+  // A prepared statement a pooler lost inside a transaction: preparing is off now, run it again.
+  if (isLostStatement(error)) return 'conflict';
   const code = (error as DriverError).code ?? '';
   // PostgreSQL: serialization failure, deadlock, lock wait timeout; SQLite: locked by another
   // process beyond the busy timeout; a unique key (id, slug) taken by a writer outside evcal.

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Storage } from '@evcal/core/adapter';
-import { createSqlStorage, loadBetterSqlite3, migrate, watchPostgresPool, withStatementCache } from '../src/index';
+import { createSqlStorage, loadBetterSqlite3, migrate, watchPostgresPool, withStatementCache, type WatchOptions } from '../src/index';
 
 const Database = await loadBetterSqlite3();
 
@@ -52,12 +52,16 @@ export interface PostgresOptions {
   readonly onClient?: (client: pg.PoolClient) => void;
   /** The storage's `onCommit`. */
   readonly onCommit?: (position: number) => void;
+  /** Connections in the pool. @default 4 */
+  readonly poolSize?: number;
+  /** `watchPostgresPool`'s options (prepared statements). */
+  readonly watch?: WatchOptions;
 }
 
 export async function openPostgres(schema = `evcal_test_${randomBytes(5).toString('hex')}`, options: PostgresOptions = {}): Promise<OpenedDatabase> {
   const queries: string[] = [];
-  const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 4 });
-  if (options.watched !== false) watchPostgresPool(pool);
+  const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: options.poolSize ?? 4 });
+  if (options.watched !== false) watchPostgresPool(pool, undefined, options.watch);
   if (options.onClient) pool.on('connect', options.onClient);
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), log: log(queries) });
   await migrate(db, { schema });
