@@ -26,9 +26,9 @@ export interface Representation<T> {
   readonly bytes?: Uint8Array;
 }
 
-/** A representation of `value` with its validator (and its JSON text, when it was made). */
-export function represented<T>(value: T, validator: string, bytes?: Uint8Array): Representation<T> {
-  return bytes === undefined ? { value, validator } : { value, validator, bytes };
+/** A representation of `value`, just made (no JSON text yet), with its validator. */
+export function represented<T>(value: T, validator: string): Representation<T> {
+  return { value, validator };
 }
 
 /**
