@@ -59,7 +59,8 @@ const OPS = {
   // What answering 304 to the same list costs: its validator (the change counter and the
   // normalised query); the list is not read and nothing is rendered.
   'list-default-304': () => calendar.events.planList({}),
-  read: (i) => calendar.events.get({ id: readable[i % readable.length] }),
+  // The event as an object, as an app reads it (`value` is parsed from the kept text when asked for).
+  read: async (i) => (await calendar.events.get({ id: readable[i % readable.length] })).value,
   create: () => calendar.events.create(newEvent(created++), admin),
   update: (i) => calendar.events.update({ id: readable[i % readable.length], ...newEvent(i), title: `Updated ${i}` }, admin),
 };

@@ -50,11 +50,12 @@ export type { AccountErrorCode } from './accounts/account-error';
 export { TOKEN_KINDS, userNameKey } from './model/accounts';
 export type { TokenKind, TokenRecord, UserRecord } from './model/accounts';
 
-// Validators (ETags) and preconditions (If-Match) of the representations.
-export { jsonTextOf, listTagChange, validatorOf } from './kernel/validators';
+// A single record's result: its value, its validator (ETags) and its JSON text when made; preconditions (If-Match).
+export type { Representation } from './kernel/representation';
+export { listTagChange } from './kernel/validators';
 export { decodeSyncToken } from './changes/sync-token';
 export type { SyncToken } from './changes/sync-token';
-export type { Preconditions, Validated } from './kernel/validators';
+export type { Preconditions } from './kernel/validators';
 
 // iCalendar: feeds (`calendar.events.feed`) and import.
 export type { EventFeed, OpenedFeed, FeedOptions } from './ical/event-feed';

@@ -33,12 +33,12 @@ const now = async (calendar: Calendar, ctx: CallContext = anon) => (await calend
 describe('the change log', () => {
   it('records every create, update, trash, status change and delete of the five kinds', async () => {
     const calendar = makeCalendar();
-    const venue = await calendar.venues.create({ venue: 'Hall' }, as(admin));
-    const organizer = await calendar.organizers.create({ organizer: 'Ada' }, as(admin));
-    const parent = await calendar.categories.create({ name: 'Music' }, as(admin));
-    const child = await calendar.categories.create({ name: 'Jazz', parent: parent.id }, as(admin));
-    const tag = await calendar.tags.create({ name: 'Free' }, as(admin));
-    const event = await calendar.events.create(eventInput({ venue: venue.id, organizer: organizer.id, categories: [child.id], tags: [tag.id] }), as(admin));
+    const venue = (await calendar.venues.create({ venue: 'Hall' }, as(admin))).value;
+    const organizer = (await calendar.organizers.create({ organizer: 'Ada' }, as(admin))).value;
+    const parent = (await calendar.categories.create({ name: 'Music' }, as(admin))).value;
+    const child = (await calendar.categories.create({ name: 'Jazz', parent: parent.id }, as(admin))).value;
+    const tag = (await calendar.tags.create({ name: 'Free' }, as(admin))).value;
+    const event = (await calendar.events.create(eventInput({ venue: venue.id, organizer: organizer.id, categories: [child.id], tags: [tag.id] }), as(admin))).value;
     await calendar.events.patch({ id: event.id, status: 'draft' }, as(admin));
     await calendar.events.patch({ id: event.id, status: 'publish' }, as(admin));
     await calendar.events.delete({ id: event.id }, as(admin));
@@ -71,7 +71,7 @@ describe('the change log', () => {
   it('records scheduled posts as they are published, and imports', async () => {
     let clock = NOW;
     const calendar = makeCalendar({ now: () => clock });
-    const event = await calendar.events.create(eventInput({ status: 'publish', date: '2026-11-23 12:00:00' }), as(admin));
+    const event = (await calendar.events.create(eventInput({ status: 'publish', date: '2026-11-23 12:00:00' }), as(admin))).value;
     expect(event.status).toBe('future');
     clock += 2 * 86_400_000;
     await calendar.events.list({}, anon);
@@ -81,7 +81,7 @@ describe('the change log', () => {
 
   it('writes nothing of a write that fails, and nothing for a write that changes nothing', async () => {
     const calendar = makeCalendar();
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     await refusal(calendar.events.patch({ id: event.id, title: 'x', venue: 999_999 }, as(admin)), 'invalid_params');
     await refusal(calendar.events.delete({ id: event.id }, as(contributor)), 'forbidden');
     await calendar.events.get({ id: event.id }, anon);
@@ -104,8 +104,8 @@ describe('GET /changes', () => {
   it('returns each changed record once, as its list shows it, in the order of its last change, in pages', async () => {
     const calendar = makeCalendar();
     const since = await now(calendar);
-    const a = await calendar.events.create(eventInput({ title: 'A' }), as(admin));
-    const b = await calendar.events.create(eventInput({ title: 'B' }), as(admin));
+    const a = (await calendar.events.create(eventInput({ title: 'A' }), as(admin))).value;
+    const b = (await calendar.events.create(eventInput({ title: 'B' }), as(admin))).value;
     await calendar.events.patch({ id: a.id, title: 'A2' }, as(admin));
     const all = await follow(calendar, since, anon, 2);
     // Pages of two entries: [A created, B created], [A updated].
@@ -122,8 +122,8 @@ describe('GET /changes', () => {
 
   it('answers a trashed record with a tombstone, and a deleted term too', async () => {
     const calendar = makeCalendar();
-    const event = await calendar.events.create(eventInput(), as(admin));
-    const tag = await calendar.tags.create({ name: 'Gone soon' }, as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
+    const tag = (await calendar.tags.create({ name: 'Gone soon' }, as(admin))).value;
     const since = await now(calendar);
     await calendar.events.delete({ id: event.id }, as(admin));
     await calendar.tags.delete({ id: tag.id }, as(admin));
@@ -134,20 +134,20 @@ describe('GET /changes', () => {
   it('never tells an anonymous reader of a draft; a record that stops being public is removed for it', async () => {
     const calendar = makeCalendar();
     const since = await now(calendar);
-    const draft = await calendar.events.create(eventInput({ title: 'Secret', status: 'draft' }), as(admin));
+    const draft = (await calendar.events.create(eventInput({ title: 'Secret', status: 'draft' }), as(admin))).value;
     await calendar.events.patch({ id: draft.id, title: 'Still secret' }, as(admin));
     await calendar.events.delete({ id: draft.id }, as(admin));
-    const published = await calendar.events.create(eventInput({ title: 'Public' }), as(admin));
+    const published = (await calendar.events.create(eventInput({ title: 'Public' }), as(admin))).value;
     const afterPublish = (await follow(calendar, since)).token;
     await calendar.events.patch({ id: published.id, status: 'draft' }, as(admin));
-    const venue = await calendar.venues.create({ venue: 'Private hall', status: 'private' }, as(admin));
+    const venue = (await calendar.venues.create({ venue: 'Private hall', status: 'private' }, as(admin))).value;
 
     expect((await follow(calendar, since)).items).toEqual([`-event ${published.id}`]);
     expect((await follow(calendar, afterPublish)).items).toEqual([`-event ${published.id}`]);
     // An editor sees drafts and private posts (not the trash).
     expect((await follow(calendar, since, as(editor))).items).toEqual([`-event ${draft.id}`, `event ${published.id}`, `venue ${venue.id}`]);
     // A contributor sees its own drafts, not others'.
-    const own = await calendar.events.create(eventInput({ title: 'Mine' }), as(contributor));
+    const own = (await calendar.events.create(eventInput({ title: 'Mine' }), as(contributor))).value;
     expect(own.status).toBe('draft');
     expect((await follow(calendar, since, as(contributor))).items).toEqual([`-event ${published.id}`, `event ${own.id}`]);
     expect((await follow(calendar, since)).items).toEqual([`-event ${published.id}`]);
@@ -203,7 +203,7 @@ describe('calendar.on("change")', () => {
       heard.push(change);
       void calendar.config.storage.lastChange().then((last) => seenCommitted.push(last >= change.revision));
     });
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     await refusal(calendar.events.patch({ id: event.id, venue: 123_456 }, as(admin)), 'invalid_params');
     await calendar.events.delete({ id: event.id }, as(admin));
     stop();
@@ -221,8 +221,8 @@ describe('calendar.on("change")', () => {
     calendar.on('change', () => {
       throw new Error('listener bug');
     });
-    const event = await calendar.events.create(eventInput(), as(admin));
-    expect((await calendar.events.get({ id: event.id }, anon)).id).toBe(event.id);
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
+    expect((await calendar.events.get({ id: event.id }, anon)).value.id).toBe(event.id);
     expect(errors).toEqual([new Error('listener bug')]);
   });
 });
@@ -231,10 +231,10 @@ describe('modified_after and modified_before', () => {
   it('select by last modification on the five list routes, and the next page keeps them', async () => {
     let clock = NOW;
     const calendar = makeCalendar({ now: () => clock });
-    const old = await calendar.events.create(eventInput({ title: 'Old', venue: { venue: 'Old hall' }, categories: ['Old'], tags: ['old'] }), as(admin));
+    const old = (await calendar.events.create(eventInput({ title: 'Old', venue: { venue: 'Old hall' }, categories: ['Old'], tags: ['old'] }), as(admin))).value;
     await calendar.organizers.create({ organizer: 'Old org' }, as(admin));
     clock += 3_600_000;
-    const fresh = await calendar.events.create(eventInput({ title: 'Fresh', venue: { venue: 'New hall' }, categories: ['New'], tags: ['new'] }), as(admin));
+    const fresh = (await calendar.events.create(eventInput({ title: 'Fresh', venue: { venue: 'New hall' }, categories: ['New'], tags: ['new'] }), as(admin))).value;
     await calendar.organizers.create({ organizer: 'New org' }, as(admin));
     const cut = new Date(NOW + 1_800_000).toISOString();
     const window = { start_date: '2000-01-01', end_date: '2099-01-01' };

@@ -11,7 +11,7 @@ interface Expected {
 }
 
 async function eventWithCost(cost: unknown, options: Parameters<typeof makeCalendar>[0] = {}): Promise<Json> {
-  return makeCalendar(options).events.create(eventInput({ cost }), as(admin));
+  return (await makeCalendar(options).events.create(eventInput({ cost }), as(admin))).value;
 }
 
 describe('cost and cost_details (§1.2.1)', () => {
@@ -54,7 +54,7 @@ describe('cost and cost_details (§1.2.1)', () => {
 
   it('no cost at all gives "" and empty details', async () => {
     const calendar = makeCalendar();
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     expect(event.cost).toBe('');
     expect(event.cost_details).toStrictEqual({ currency_symbol: '', currency_code: '', currency_position: '', values: [] });
   });
@@ -77,8 +77,8 @@ describe('cost and cost_details (§1.2.1)', () => {
   // The cost survives a round trip through storage and a single read.
   it('a single GET shows the same cost and offers it in json_ld', async () => {
     const calendar = makeCalendar();
-    const event = await calendar.events.create(eventInput({ cost: ['0€', '20€'] }), as(admin));
-    const read = await calendar.events.get({ id: event.id }, as(admin));
+    const event = (await calendar.events.create(eventInput({ cost: ['0€', '20€'] }), as(admin))).value;
+    const read = (await calendar.events.get({ id: event.id }, as(admin))).value;
     expect(read.cost).toBe('Free – 20€');
     expect(read.cost_details).toStrictEqual(event.cost_details);
     expect((read.json_ld as Json).offers).toMatchObject({ '@type': 'Offer', price: '0' });
@@ -86,7 +86,7 @@ describe('cost and cost_details (§1.2.1)', () => {
 
   it('an event without a cost has no offers in json_ld', async () => {
     const calendar = makeCalendar();
-    const event = await calendar.events.create(eventInput(), as(admin));
-    expect((await calendar.events.get({ id: event.id }, as(admin))).json_ld).not.toHaveProperty('offers');
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
+    expect((await calendar.events.get({ id: event.id }, as(admin))).value.json_ld).not.toHaveProperty('offers');
   });
 });

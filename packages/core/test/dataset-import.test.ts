@@ -26,7 +26,7 @@ describe('importDataset: ids', () => {
     expect(events.find((e) => e.title === 'Event 2')!.id).toBe(700);
     expect(events.find((e) => e.title === 'Event 1')!.id).toBeGreaterThan(700);
     // And later creates number above them all.
-    const created = await calendar.events.create({ ...event(3), status: 'publish' as const }, { principal: admin });
+    const created = (await calendar.events.create({ ...event(3), status: 'publish' as const }, { principal: admin })).value;
     expect(created.id).toBeGreaterThan(Math.max(hall.id, ...events.map((e) => e.id)));
   });
 
@@ -97,7 +97,7 @@ describe('importDataset: reads', () => {
     const counted = countingReads(createMemoryStorage());
     const calendar = createCalendar({ storage: counted.storage, now: () => NOW });
     await calendar.importDataset(dataset(3));
-    const got = (await calendar.events.get({ id: 102 }, { principal: admin })) as unknown as { categories: { id: number }[]; organizer: { id: number }[]; venue: { id: number } };
+    const got = (await calendar.events.get({ id: 102 }, { principal: admin })).value as unknown as { categories: { id: number }[]; organizer: { id: number }[]; venue: { id: number } };
     expect(got.categories.map((c) => c.id).sort()).toEqual([1, 2]);
     expect(got.organizer.map((o) => o.id)).toEqual([20, 21]);
     expect(got.venue.id).toBe(10);

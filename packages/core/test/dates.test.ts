@@ -9,7 +9,7 @@ const ts = (iso: string) => Date.parse(`${iso}Z`) / 1000;
 
 /** Creates one event and returns it. */
 async function create(input: Json, options: Parameters<typeof makeCalendar>[0] = {}): Promise<Json> {
-  return makeCalendar(options).events.create(eventInput(input), as(admin));
+  return (await makeCalendar(options).events.create(eventInput(input), as(admin))).value;
 }
 
 describe('accepted formats (§8.1)', () => {
@@ -91,8 +91,8 @@ describe('interpretation by context (§8.2, §4.1.2)', () => {
   ])('%s: date %j is stored as %s', async (kind, input, date, dateUtc) => {
     const calendar = makeCalendar();
     const body = kind === 'venues'
-      ? await calendar.venues.create({ venue: 'Hall', date: input }, as(admin))
-      : await calendar.organizers.create({ organizer: 'Org', date: input }, as(admin));
+      ? (await calendar.venues.create({ venue: 'Hall', date: input }, as(admin))).value
+      : (await calendar.organizers.create({ organizer: 'Org', date: input }, as(admin))).value;
     expect([body.date, body.date_utc]).toEqual([date, dateUtc]);
   });
 
@@ -119,9 +119,9 @@ describe('interpretation by context (§8.2, §4.1.2)', () => {
   it('a relative phrase is read at call time (the injected clock)', async () => {
     let now = NOW;
     const calendar = makeCalendar({ now: () => now });
-    const first = await calendar.events.create(eventInput({ start_date: 'tomorrow 10am', end_date: '2027-01-31' }), as(admin));
+    const first = (await calendar.events.create(eventInput({ start_date: 'tomorrow 10am', end_date: '2027-01-31' }), as(admin))).value;
     now += 3 * 86_400_000;
-    const second = await calendar.events.create(eventInput({ start_date: 'tomorrow 10am', end_date: '2027-01-31' }), as(admin));
+    const second = (await calendar.events.create(eventInput({ start_date: 'tomorrow 10am', end_date: '2027-01-31' }), as(admin))).value;
     expect([first.start_date, second.start_date]).toEqual(['2026-11-23 10:00:00', '2026-11-26 10:00:00']);
   });
 });
@@ -231,8 +231,8 @@ describe('DST changeover days (§4.1.2 UTC copies)', () => {
 
   it('patching the zone across a DST boundary recomputes the UTC copies with the new zone', async () => {
     const calendar = makeCalendar();
-    const event = await calendar.events.create(eventInput({ timezone: 'Europe/Rome', start_date: '2026-03-29 03:30:00', end_date: '2026-03-29 04:30:00' }), as(admin));
-    const patched = await calendar.events.patch({ id: event.id, timezone: 'America/New_York' }, as(admin));
+    const event = (await calendar.events.create(eventInput({ timezone: 'Europe/Rome', start_date: '2026-03-29 03:30:00', end_date: '2026-03-29 04:30:00' }), as(admin))).value;
+    const patched = (await calendar.events.patch({ id: event.id, timezone: 'America/New_York' }, as(admin))).value;
     expect(patched).toMatchObject({ start_date: '2026-03-29 03:30:00', utc_start_date: '2026-03-29 07:30:00', timezone_abbr: 'EDT' });
   });
 });
@@ -255,8 +255,8 @@ describe('all-day events (§4.1.2 step 3)', () => {
 
   it('the flag reads back true from a single GET, with the snapped dates', async () => {
     const calendar = makeCalendar();
-    const event = await calendar.events.create(eventInput({ all_day: 'true', timezone: 'Europe/Rome' }), as(admin));
-    expect(await calendar.events.get({ id: event.id }, as(admin))).toMatchObject({
+    const event = (await calendar.events.create(eventInput({ all_day: 'true', timezone: 'Europe/Rome' }), as(admin))).value;
+    expect((await calendar.events.get({ id: event.id }, as(admin))).value).toMatchObject({
       all_day: true, start_date: '2026-12-01 00:00:00', end_date: '2026-12-01 23:59:59', utc_start_date: '2026-11-30 23:00:00',
     });
   });
@@ -276,7 +276,7 @@ describe('end before start (§10.4)', () => {
     const calendar = makeCalendar();
     const write = calendar.events.create(eventInput({ timezone: 'Europe/Rome', start_date: start, end_date: end }), as(admin));
     if (accepted) {
-      const event = await write;
+      const event = (await write).value;
       expect(event.utc_end_date as string >= (event.utc_start_date as string)).toBe(true);
     } else {
       await expectInvalid(write, 'end_date');

@@ -48,9 +48,9 @@ describe('create (§4.1)', () => {
   // evcal decision (docs/compatibility.md): an empty description or excerpt is accepted and clears it.
   it.each(['description', 'excerpt'])('%s = "" clears the text on patch', async (field) => {
     const { calendar } = await setup();
-    const created = await calendar.events.create(eventInput({ [field]: 'Some words' }), as(admin));
+    const created = (await calendar.events.create(eventInput({ [field]: 'Some words' }), as(admin))).value;
     expect(at(created, field)).toContain('Some words');
-    const cleared = await calendar.events.patch({ id: created.id, [field]: '' }, as(admin));
+    const cleared = (await calendar.events.patch({ id: created.id, [field]: '' }, as(admin))).value;
     expect(at(cleared, field)).toBe('');
   });
 
@@ -70,7 +70,7 @@ describe('create (§4.1)', () => {
     if (!accepted) {
       await expectInvalid(create, 'image');
     } else {
-      expect((await create).image).toMatchObject({ url: 'https://cdn.example.com/a/poster.jpg', extension: 'jpg' });
+      expect((await create).value.image).toMatchObject({ url: 'https://cdn.example.com/a/poster.jpg', extension: 'jpg' });
     }
   });
 
@@ -102,7 +102,7 @@ describe('create (§4.1)', () => {
     ['contributor', contributor, 'private', 'private'],
   ])('%s creating with status %s stores %s', async (_name, principal, status, expected) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput(status ? { status } : {}), as(principal));
+    const event = (await calendar.events.create(eventInput(status ? { status } : {}), as(principal))).value;
     expect(event.status).toBe(expected);
   });
 
@@ -113,7 +113,7 @@ describe('create (§4.1)', () => {
     ['publish', '2026-11-01 10:00:00', 'publish'],
   ])('status %s with date %s stores %s', async (status, date, expected) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput({ status, date }), as(admin));
+    const event = (await calendar.events.create(eventInput({ status, date }), as(admin))).value;
     expect(event.status).toBe(expected);
     expect(event.date).toBe(date);
   });
@@ -131,15 +131,15 @@ describe('create (§4.1)', () => {
   ])('slug %s', async (_name, inputs, expected) => {
     const { calendar } = await setup();
     let last: Json = {};
-    for (const input of inputs) last = await calendar.events.create(eventInput(input), as(admin));
+    for (const input of inputs) last = (await calendar.events.create(eventInput(input), as(admin))).value;
     expect(last.slug).toBe(expected);
   });
 
   it('a draft gets its slug from the title when it is published', async () => {
     const { calendar } = await setup();
-    const draft = await calendar.events.create(eventInput({ title: 'Late Show', status: 'draft' }), as(admin));
+    const draft = (await calendar.events.create(eventInput({ title: 'Late Show', status: 'draft' }), as(admin))).value;
     expect(draft.slug).toBe('');
-    const published = await calendar.events.patch({ id: draft.id, status: 'publish' }, as(admin));
+    const published = (await calendar.events.patch({ id: draft.id, status: 'publish' }, as(admin))).value;
     expect(published.slug).toBe('late-show');
   });
 
@@ -151,14 +151,14 @@ describe('create (§4.1)', () => {
     ['contributor', contributor, 2, '2'],
   ])('%s naming author %s stores author %s', async (_name, principal, authorId, expected) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput(authorId ? { author: authorId } : {}), as(principal));
+    const event = (await calendar.events.create(eventInput(authorId ? { author: authorId } : {}), as(principal))).value;
     expect(event.author).toBe(expected);
   });
 
   // §4.1.3: presentation flags; show_map and show_map_link default to false on create.
   it.each(['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'all_day'])('%s defaults to false', async (flag) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     expect(at(event, flag)).toBe(false);
   });
 
@@ -178,7 +178,7 @@ describe('create (§4.1)', () => {
     ['show_map', 'FALSE', false],
   ])('%s = %j reads back %s', async (flag, value, expected) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput({ [flag]: value }), as(admin));
+    const event = (await calendar.events.create(eventInput({ [flag]: value }), as(admin))).value;
     expect(at(event, flag)).toBe(expected);
   });
 
@@ -190,29 +190,29 @@ describe('create (§4.1)', () => {
     ['a mailto URL', { website: 'mailto:box@jazz.example' }, () => 'mailto:box@jazz.example'],
   ])('website %s', async (_name, input, expected) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput(input), as(admin));
+    const event = (await calendar.events.create(eventInput(input), as(admin))).value;
     expect(event.website).toBe(expected(event));
   });
 
   // §4.1.3 / §2.1.2: a hidden event is never listed but can be read singly.
   it('hide_from_listings keeps the event out of lists but readable', async () => {
     const { calendar } = await setup();
-    const shown = await calendar.events.create(eventInput({ title: 'Shown' }), as(admin));
-    const hidden = await calendar.events.create(eventInput({ title: 'Hidden', hide_from_listings: true }), as(admin));
+    const shown = (await calendar.events.create(eventInput({ title: 'Shown' }), as(admin))).value;
+    const hidden = (await calendar.events.create(eventInput({ title: 'Hidden', hide_from_listings: true }), as(admin))).value;
     expect(await listedEventIds(calendar)).toEqual([shown.id]);
-    expect((await calendar.events.get({ id: hidden.id }, anon)).hide_from_listings).toBe(true);
+    expect((await calendar.events.get({ id: hidden.id }, anon)).value.hide_from_listings).toBe(true);
   });
 
   // §4.1 response: the created event without json_ld.
   it('answers with the stored event and no json_ld', async () => {
     const { calendar, venue, org1 } = await setup();
-    const event = await calendar.events.create(eventInput({ venue: venue.id, organizer: org1.id }), as(admin));
+    const event = (await calendar.events.create(eventInput({ venue: venue.id, organizer: org1.id }), as(admin))).value;
     expect(event).not.toHaveProperty('json_ld');
     expect(event.title).toBe('Jazz Night');
     expect(venueIds(event.venue)).toEqual([venue.id]);
     expect(ids(event.organizer)).toEqual([org1.id]);
     // A single GET adds json_ld to the event and to each venue and organizer it embeds.
-    const read = await calendar.events.get({ id: event.id }, as(admin));
+    const read = (await calendar.events.get({ id: event.id }, as(admin))).value;
     const { json_ld: _ignored, venue: readVenue, organizer: readOrganizers, ...rest } = read;
     const withoutJsonLd = ({ json_ld: _j, ...post }: Record<string, unknown>) => post;
     expect({ ...rest, venue: withoutJsonLd(readVenue as Record<string, unknown>), organizer: (readOrganizers as Record<string, unknown>[]).map(withoutJsonLd) }).toEqual(event);
@@ -233,7 +233,7 @@ describe('end before start (§10.4)', () => {
 
   it('an end equal to the start is accepted', async () => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput({ start_date: '2026-12-01 20:00:00', end_date: '2026-12-01 20:00:00' }), as(admin));
+    const event = (await calendar.events.create(eventInput({ start_date: '2026-12-01 20:00:00', end_date: '2026-12-01 20:00:00' }), as(admin))).value;
     expect([event.start_date, event.end_date]).toEqual(['2026-12-01 20:00:00', '2026-12-01 20:00:00']);
   });
 
@@ -244,9 +244,9 @@ describe('end before start (§10.4)', () => {
     ['patch, lone end before the stored start', 'patch', { end_date: '2026-12-01 08:00:00' }],
   ])('%s is refused and nothing changes', async (_name, method, dates) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     await expectInvalid(calendar.events[method]({ id: event.id, ...dates }, as(admin)), 'end_date');
-    const after = await calendar.events.get({ id: event.id }, as(admin));
+    const after = (await calendar.events.get({ id: event.id }, as(admin))).value;
     expect([after.start_date, after.end_date]).toEqual(['2026-12-01 20:00:00', '2026-12-01 23:00:00']);
   });
 });

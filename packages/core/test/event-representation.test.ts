@@ -8,18 +8,18 @@ import { SITE, API, EVENT_KEYS, setup } from './support/representation-fixtures'
 describe('event object (§1.2)', () => {
   // §1.2 key order in every response that carries an event; json_ld last, only on single reads (§1.7).
   it.each<[string, (c: Calendar, id: number) => Promise<Json>, boolean]>([
-    ['create', async (c) => c.events.create(eventInput({ title: 'Second' }), as(admin)), false],
-    ['update', (c, id) => c.events.update({ id, title: 'x' }, as(admin)), false],
-    ['patch', (c, id) => c.events.patch({ id, title: 'x' }, as(admin)), false],
-    ['delete', (c, id) => c.events.delete({ id }, as(admin)), false],
+    ['create', async (c) => (await c.events.create(eventInput({ title: 'Second' }), as(admin))).value, false],
+    ['update', async (c, id) => (await c.events.update({ id, title: 'x' }, as(admin))).value, false],
+    ['patch', async (c, id) => (await c.events.patch({ id, title: 'x' }, as(admin))).value, false],
+    ['delete', async (c, id) => (await c.events.delete({ id }, as(admin))).value, false],
     ['list item', async (c) => ((await c.events.list({}, anon)).body.events as Json[])[0]!, false],
-    ['single GET', (c, id) => c.events.get({ id }, anon), true],
-    ['single GET by slug', (c) => c.events.getBySlug({ slug: 'jazz-night' }, as(admin)), true],
+    ['single GET', async (c, id) => (await c.events.get({ id }, anon)).value, true],
+    ['single GET by slug', async (c) => (await c.events.getBySlug({ slug: 'jazz-night' }, as(admin))).value, true],
   ])('%s: keys in the reference order', async (_name, read, jsonLd) => {
     const { calendar, venue, jane, music, outdoor } = await setup();
-    const event = await calendar.events.create(eventInput({
+    const event = (await calendar.events.create(eventInput({
       venue: venue.id, organizer: jane.id, categories: [music.id], tags: [outdoor.id], cost: '$15', image: POSTER.id,
-    }), as(admin));
+    }), as(admin))).value;
     const body = await read(calendar, event.id as number);
     expect(Object.keys(body)).toEqual(jsonLd ? [...EVENT_KEYS, 'json_ld'] : EVENT_KEYS);
   });
@@ -32,15 +32,15 @@ describe('event object (§1.2)', () => {
     ['utc_end_date_details', { year: '2026', month: '03', day: '05', hour: '14', minutes: '00', seconds: '00' }],
   ])('%s', async (field, expected) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput({ start_date: '2026-03-05 08:07:09', end_date: '2026-03-05 09:00:00' }), as(admin));
+    const event = (await calendar.events.create(eventInput({ start_date: '2026-03-05 08:07:09', end_date: '2026-03-05 09:00:00' }), as(admin))).value;
     expect(at(event, field)).toStrictEqual(expected);
     expect(Object.keys(at(event, field) as Json)).toEqual(['year', 'month', 'day', 'hour', 'minutes', 'seconds']);
   });
 
   // §1.1: ids are integers, author a string ("0" when there is none).
   it.each<[string, string, () => Promise<Json>]>([
-    ['created by the administrator', '1', async () => (await setup()).calendar.events.create(eventInput(), as(admin))],
-    ['created by a contributor', '4', async () => (await setup()).calendar.events.create(eventInput(), as(contributor))],
+    ['created by the administrator', '1', async () => (await (await setup()).calendar.events.create(eventInput(), as(admin))).value],
+    ['created by a contributor', '4', async () => (await (await setup()).calendar.events.create(eventInput(), as(contributor))).value],
     ['imported with author 3', '3', async () => imported({ author: 3 })],
     ['imported without an author', '0', async () => imported({})],
   ])('author of an event %s is "%s"', async (_name, expected, make) => {
@@ -52,7 +52,7 @@ describe('event object (§1.2)', () => {
   async function imported(extra: Json): Promise<Json> {
     const calendar = makeCalendar();
     await calendar.importDataset({ events: [{ id: 300, ...eventInput(), status: 'publish', ...extra }] });
-    return calendar.events.get({ id: 300 }, anon);
+    return (await calendar.events.get({ id: 300 }, anon)).value;
   }
 
   // §1.1: publish timestamps are plain strings; drafts never dated have a zero date_utc.
@@ -66,7 +66,7 @@ describe('event object (§1.2)', () => {
     }],
   ])('%s event timestamps', async (_name, extra, check) => {
     const { calendar } = await setup();
-    check(await calendar.events.create(eventInput(extra), as(admin)));
+    check((await calendar.events.create(eventInput(extra), as(admin))).value);
   });
 
   // §1.2 / §1.2.2: venue is [] (none), an object (one) or an array (several); organizer is always an array.
@@ -82,9 +82,9 @@ describe('event object (§1.2)', () => {
     }],
   ])('venue with %s', async (_name, input, check) => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput(input(s)), as(admin));
+    const event = (await s.calendar.events.create(eventInput(input(s)), as(admin))).value;
     check(event.venue, s);
-    check((await s.calendar.events.get({ id: event.id }, anon)).venue, s);
+    check((await s.calendar.events.get({ id: event.id }, anon)).value.venue, s);
     check(((await s.calendar.events.list({}, anon)).body.events as Json[])[0]!.venue, s);
   });
 
@@ -95,7 +95,7 @@ describe('event object (§1.2)', () => {
   ])('organizer with %s is an array', async (_name, value, expected) => {
     const s = await setup();
     const input = value(s) === undefined ? eventInput() : eventInput({ organizer: value(s) });
-    const event = await s.calendar.events.create(input, as(admin));
+    const event = (await s.calendar.events.create(input, as(admin))).value;
     expect(Array.isArray(event.organizer)).toBe(true);
     expect(ids(event.organizer)).toEqual(expected(s));
   });
@@ -109,7 +109,7 @@ describe('event object (§1.2)', () => {
     ['without metadata', BARE_IMAGE.id, { url: BARE_IMAGE.url, id: 346, extension: 'png' }],
   ])('image %s', async (_name, image, expected) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput(image === undefined ? {} : { image }), as(admin));
+    const event = (await calendar.events.create(eventInput(image === undefined ? {} : { image }), as(admin))).value;
     expect(event.image).toStrictEqual(expected);
     if (expected !== false) expect(Object.keys(event.image as Json)).toEqual(Object.keys(expected as Json));
   });
@@ -117,7 +117,7 @@ describe('event object (§1.2)', () => {
   // §1.1 / §1.2: urls.
   it('url is the permalink and rest_url the API URL without a trailing slash', async () => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     expect(event.url).toBe(`${SITE}/event/jazz-night/`);
     expect(event.rest_url).toBe(`${API}/events/${event.id}`);
   });
@@ -130,7 +130,7 @@ describe('event object (§1.2)', () => {
     ['an excerpt', { excerpt: 'Short.' }, { excerpt: '<p>Short.</p>' }],
   ])('%s', async (_name, input, expected) => {
     const { calendar } = await setup();
-    expect(await calendar.events.create(eventInput(input), as(admin))).toMatchObject(expected);
+    expect((await calendar.events.create(eventInput(input), as(admin))).value).toMatchObject(expected);
   });
 });
 
@@ -144,9 +144,9 @@ describe('global_id (§1.2)', () => {
     ['https://sub.example.org:443/a/b', 'sub.example.org/a/b'],
   ])('site %s gives %s?id=<id> on events, venues and organizers', async (siteUrl, prefix) => {
     const calendar = makeCalendar({ siteUrl });
-    const venue = await calendar.venues.create({ venue: 'Hall' }, as(admin));
-    const organizer = await calendar.organizers.create({ organizer: 'Org' }, as(admin));
-    const event = await calendar.events.create(eventInput({ venue: venue.id, organizer: organizer.id }), as(admin));
+    const venue = (await calendar.venues.create({ venue: 'Hall' }, as(admin))).value;
+    const organizer = (await calendar.organizers.create({ organizer: 'Org' }, as(admin))).value;
+    const event = (await calendar.events.create(eventInput({ venue: venue.id, organizer: organizer.id }), as(admin))).value;
     for (const post of [event, venue, organizer, event.venue as Json, (event.organizer as Json[])[0]!]) {
       expect(post.global_id).toBe(`${prefix}?id=${post.id}`);
       expect(post.global_id_lineage).toEqual([post.global_id]);
@@ -156,23 +156,23 @@ describe('global_id (§1.2)', () => {
 
 describe('json_ld only on single reads (§1.7)', () => {
   it.each<[string, boolean, (s: Awaited<ReturnType<typeof setup>>, id: number) => Promise<Json>]>([
-    ['event GET', true, (s, id) => s.calendar.events.get({ id }, anon)],
-    ['event GET by slug', true, (s) => s.calendar.events.getBySlug({ slug: 'jazz-night' }, anon)],
+    ['event GET', true, async (s, id) => (await s.calendar.events.get({ id }, anon)).value],
+    ['event GET by slug', true, async (s) => (await s.calendar.events.getBySlug({ slug: 'jazz-night' }, anon)).value],
     ['event list item', false, async (s) => ((await s.calendar.events.list({}, anon)).body.events as Json[])[0]!],
-    ['event create', false, (s) => s.calendar.events.create(eventInput({ title: 'Other' }), as(admin))],
-    ['event update', false, (s, id) => s.calendar.events.update({ id }, as(admin))],
-    ['event delete', false, (s, id) => s.calendar.events.delete({ id }, as(admin))],
-    ['venue GET', true, (s) => s.calendar.venues.get({ id: s.venue.id }, anon)],
+    ['event create', false, async (s) => (await s.calendar.events.create(eventInput({ title: 'Other' }), as(admin))).value],
+    ['event update', false, async (s, id) => (await s.calendar.events.update({ id }, as(admin))).value],
+    ['event delete', false, async (s, id) => (await s.calendar.events.delete({ id }, as(admin))).value],
+    ['venue GET', true, async (s) => (await s.calendar.venues.get({ id: s.venue.id }, anon)).value],
     ['venue list item', false, async (s) => ((await s.calendar.venues.list({}, anon)).body.venues as Json[])[0]!],
-    ['venue embedded in an event GET', true, async (s, id) => (await s.calendar.events.get({ id }, anon)).venue as Json],
+    ['venue embedded in an event GET', true, async (s, id) => (await s.calendar.events.get({ id }, anon)).value.venue as Json],
     ['venue embedded in an event list item', false, async (s) => ((await s.calendar.events.list({}, anon)).body.events as Json[])[0]!.venue as Json],
-    ['organizer GET', true, (s) => s.calendar.organizers.get({ id: s.jane.id }, anon)],
+    ['organizer GET', true, async (s) => (await s.calendar.organizers.get({ id: s.jane.id }, anon)).value],
     ['organizer list item', false, async (s) => ((await s.calendar.organizers.list({}, anon)).body.organizers as Json[])[0]!],
-    ['organizer embedded in an event GET', true, async (s, id) => ((await s.calendar.events.get({ id }, anon)).organizer as Json[])[0]!],
-    ['organizer embedded in an event update', false, async (s, id) => ((await s.calendar.events.update({ id, organizer: s.jane.id }, as(admin))).organizer as Json[])[0]!],
+    ['organizer embedded in an event GET', true, async (s, id) => ((await s.calendar.events.get({ id }, anon)).value.organizer as Json[])[0]!],
+    ['organizer embedded in an event update', false, async (s, id) => ((await s.calendar.events.update({ id, organizer: s.jane.id }, as(admin))).value.organizer as Json[])[0]!],
   ])('%s: json_ld present: %s', async (_name, present, read) => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput({ venue: s.venue.id, organizer: [s.jane.id, s.john.id], cost: '$15' }), as(admin));
+    const event = (await s.calendar.events.create(eventInput({ venue: s.venue.id, organizer: [s.jane.id, s.john.id], cost: '$15' }), as(admin))).value;
     const body = await read(s, event.id as number);
     if (present) expect(body.json_ld).toEqual(expect.objectContaining({ '@type': expect.any(String) }));
     else expect(body).not.toHaveProperty('json_ld');
@@ -180,10 +180,10 @@ describe('json_ld only on single reads (§1.7)', () => {
 
   it('the event json_ld: key order, offset dates, first organizer, venue location, offers', async () => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput({
+    const event = (await s.calendar.events.create(eventInput({
       venue: s.venue.id, organizer: [s.john.id, s.jane.id], cost: '$15', timezone: 'America/New_York',
-    }), as(admin));
-    const ld = (await s.calendar.events.get({ id: event.id }, anon)).json_ld as Json;
+    }), as(admin))).value;
+    const ld = (await s.calendar.events.get({ id: event.id }, anon)).value.json_ld as Json;
     expect(Object.keys(ld)).toEqual([
       '@context', '@type', 'name', 'description', 'url', 'eventAttendanceMode', 'eventStatus', 'startDate', 'endDate',
       'location', 'organizer', 'offers', 'performer',
@@ -205,10 +205,10 @@ describe('json_ld only on single reads (§1.7)', () => {
 
   it('the page JSON-LD (eventPageJsonLd): the API\'s, with every organizer, a schema.org availability and no literal performer', async () => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput({
+    const event = (await s.calendar.events.create(eventInput({
       venue: s.venue.id, organizer: [s.john.id, s.jane.id], cost: '$15', timezone: 'America/New_York',
-    }), as(admin));
-    const read = await s.calendar.events.get({ id: event.id }, anon);
+    }), as(admin))).value;
+    const read = (await s.calendar.events.get({ id: event.id }, anon)).value;
     const page = eventPageJsonLd(read) as Json;
     expect(Object.keys(page)).toEqual([
       '@context', '@type', 'name', 'description', 'url', 'eventAttendanceMode', 'eventStatus', 'startDate', 'endDate', 'location', 'organizer', 'offers',
@@ -222,11 +222,11 @@ describe('json_ld only on single reads (§1.7)', () => {
     });
     // The API's own json_ld keeps the reference's form.
     expect((read.json_ld as Json).performer).toBe('Organization');
-    const alone = await s.calendar.events.create(eventInput({ title: 'Solo', organizer: [s.jane.id] }), as(admin));
-    expect(eventPageJsonLd(await s.calendar.events.get({ id: alone.id }, anon))).toMatchObject({ organizer: { '@type': 'Person', name: 'Jane Doe' } });
+    const alone = (await s.calendar.events.create(eventInput({ title: 'Solo', organizer: [s.jane.id] }), as(admin))).value;
+    expect(eventPageJsonLd((await s.calendar.events.get({ id: alone.id }, anon)).value)).toMatchObject({ organizer: { '@type': 'Person', name: 'Jane Doe' } });
     // Texts decoded; a cost's own currency symbol, where it names one currency, gives the offer's currency.
-    const euro = await s.calendar.events.create(eventInput({ title: 'Jazz &#8211; Live', cost: '20 €', venue: s.venue.id }), as(admin));
-    expect(eventPageJsonLd(await s.calendar.events.get({ id: euro.id }, anon))).toMatchObject({ name: 'Jazz – Live', offers: { price: '20', priceCurrency: 'EUR' } });
+    const euro = (await s.calendar.events.create(eventInput({ title: 'Jazz &#8211; Live', cost: '20 €', venue: s.venue.id }), as(admin))).value;
+    expect(eventPageJsonLd((await s.calendar.events.get({ id: euro.id }, anon)).value)).toMatchObject({ name: 'Jazz – Live', offers: { price: '20', priceCurrency: 'EUR' } });
     // No page JSON-LD where the read carries none (a protected event read with its password).
     const { json_ld: _ld, ...withoutLd } = read;
     expect(eventPageJsonLd(withoutLd)).toBeUndefined();
@@ -235,7 +235,7 @@ describe('json_ld only on single reads (§1.7)', () => {
   it('no json_ld for a password-protected event read with its password', async () => {
     const calendar = makeCalendar();
     await calendar.importDataset({ events: [{ id: 300, ...eventInput(), status: 'publish', author: 1, password: 'pw' }] });
-    const body = await calendar.events.get({ id: 300, password: 'pw' }, anon);
+    const body = (await calendar.events.get({ id: 300, password: 'pw' }, anon)).value;
     expect(body.title).toBe('Jazz Night');
     expect(body).not.toHaveProperty('json_ld');
   });

@@ -23,10 +23,10 @@ describe('update with POST/PUT semantics (§4.2)', () => {
     ['organizer (§10.2)', (e) => e.organizer, []],
   ])('an omitted %s is reset', async (_field, read, expected) => {
     const { calendar, event } = await fullEvent();
-    const updated = await calendar.events.update({ id: event.id }, as(admin));
+    const updated = (await calendar.events.update({ id: event.id }, as(admin))).value;
     expect(read(updated)).toEqual(expected);
     // The reset is stored, not only answered.
-    expect(read(await calendar.events.get({ id: event.id }, as(admin)))).toEqual(expected);
+    expect(read((await calendar.events.get({ id: event.id }, as(admin))).value)).toEqual(expected);
   });
 
   // §4.2 table: these are left unchanged when omitted; §10.2 the venue is kept.
@@ -43,19 +43,19 @@ describe('update with POST/PUT semantics (§4.2)', () => {
     ['venue (§10.2)', (e) => venueIds(e.venue)],
   ])('an omitted %s is kept', async (_field, read) => {
     const { calendar, event } = await fullEvent();
-    const updated = await calendar.events.update({ id: event.id }, as(admin));
+    const updated = (await calendar.events.update({ id: event.id }, as(admin))).value;
     expect(read(updated)).toEqual(read(event));
-    expect(read(await calendar.events.get({ id: event.id }, as(admin)))).toEqual(read(event));
+    expect(read((await calendar.events.get({ id: event.id }, as(admin))).value)).toEqual(read(event));
   });
 
   it('§10.2: omitting organizer unlinks every organizer and keeps the venue, through every update route', async () => {
     for (const route of ['update', 'updateBySlug'] as const) {
       const { calendar, event, venue } = await fullEvent();
       const key = route === 'update' ? { id: event.id } : { slug: event.slug };
-      const updated = await calendar.events[route]({ ...key, title: 'Renamed' }, as(admin));
+      const updated = (await calendar.events[route]({ ...key, title: 'Renamed' }, as(admin))).value;
       expect(updated.organizer, route).toEqual([]);
       expect(venueIds(updated.venue), route).toEqual([venue.id]);
-      const stored = await calendar.events.get({ id: event.id }, as(admin));
+      const stored = (await calendar.events.get({ id: event.id }, as(admin))).value;
       expect(stored.organizer, route).toEqual([]);
       expect(venueIds(stored.venue), route).toEqual([venue.id]);
     }
@@ -69,19 +69,19 @@ describe('update with POST/PUT semantics (§4.2)', () => {
     ['contributor, own pending', contributor, 'pending', 'draft'],
   ])('%s becomes %s', async (_name, principal, initial, expected) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput({ status: initial }), as(principal));
+    const event = (await calendar.events.create(eventInput({ status: initial }), as(principal))).value;
     expect(event.status).toBe(initial);
-    expect((await calendar.events.update({ id: event.id }, as(principal))).status).toBe(expected);
+    expect((await calendar.events.update({ id: event.id }, as(principal))).value.status).toBe(expected);
   });
 
   it('updating a trashed event restores it', async () => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     await calendar.events.delete({ id: event.id }, as(admin));
-    const restored = await calendar.events.update({ id: event.id, title: 'Back' }, as(admin));
+    const restored = (await calendar.events.update({ id: event.id, title: 'Back' }, as(admin))).value;
     expect(restored.status).toBe('publish');
     expect(restored.slug).toBe('jazz-night');
-    expect((await calendar.events.get({ id: event.id }, anon)).title).toBe('Back');
+    expect((await calendar.events.get({ id: event.id }, anon)).value.title).toBe('Back');
   });
 
   // evcal: a lone start_date or end_date on update is applied with the stored other date.
@@ -93,10 +93,10 @@ describe('update with POST/PUT semantics (§4.2)', () => {
     ['update, lone start, all day', 'update', { start_date: '2026-11-30 18:00:00', all_day: true }, ['2026-11-30 00:00:00', '2026-12-01 23:59:59']],
   ])('%s', async (_name, method, dates, [start, end]) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput(), as(admin));
-    const updated = await calendar.events[method]({ id: event.id, ...dates }, as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
+    const updated = (await calendar.events[method]({ id: event.id, ...dates }, as(admin))).value;
     expect([updated.start_date, updated.end_date]).toEqual([start, end]);
-    const stored = await calendar.events.get({ id: event.id }, as(admin));
+    const stored = (await calendar.events.get({ id: event.id }, as(admin))).value;
     expect([stored.start_date, stored.end_date]).toEqual([start, end]);
   });
 
@@ -108,9 +108,9 @@ describe('update with POST/PUT semantics (§4.2)', () => {
     ['update omitting timezone (reset to the site zone)', 'update', {}, 'America/New_York', ['2026-12-02 01:00:00', '2026-12-02 04:00:00'], 'EST'],
   ])('%s', async (_name, method, change, zone, [utcStart, utcEnd], abbr) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput({ timezone: 'Asia/Tokyo' }), as(admin));
+    const event = (await calendar.events.create(eventInput({ timezone: 'Asia/Tokyo' }), as(admin))).value;
     expect(event.utc_start_date).toBe('2026-12-01 11:00:00');
-    const updated = await calendar.events[method]({ id: event.id, ...change }, as(admin));
+    const updated = (await calendar.events[method]({ id: event.id, ...change }, as(admin))).value;
     expect(updated).toMatchObject({
       timezone: zone,
       timezone_abbr: abbr,
@@ -135,9 +135,9 @@ describe('update with POST/PUT semantics (§4.2)', () => {
     ['invalid value', 'invalid_params', (s, id) => s.calendar.events.update({ id, website: 'nope' }, as(admin))],
   ])('%s is %s', async (_name, code, call) => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput(), as(admin));
+    const event = (await s.calendar.events.create(eventInput(), as(admin))).value;
     await refusal(call(s, event.id as number), code);
-    expect((await s.calendar.events.get({ id: event.id }, anon)).title).toBe('Jazz Night');
+    expect((await s.calendar.events.get({ id: event.id }, anon)).value.title).toBe('Jazz Night');
   });
 
   it.each<[string, Principal]>([
@@ -145,8 +145,8 @@ describe('update with POST/PUT semantics (§4.2)', () => {
     ['the author', author],
   ])("%s may update the author's published event", async (_name, principal) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput(), as(author));
-    const updated = await calendar.events.update({ id: event.id, title: 'Renamed' }, as(principal));
+    const event = (await calendar.events.create(eventInput(), as(author))).value;
+    const updated = (await calendar.events.update({ id: event.id, title: 'Renamed' }, as(principal))).value;
     expect(updated.title).toBe('Renamed');
     expect(updated).not.toHaveProperty('json_ld');
   });
@@ -161,13 +161,13 @@ describe('update with PATCH semantics (§4.7, evcal)', () => {
 
   it.each(FIELDS)('a patch that does not send %s leaves it unchanged', async (field) => {
     const { calendar, event } = await fullEvent();
-    const patched = await calendar.events.patch({ id: event.id, title: 'Renamed' }, as(admin));
+    const patched = (await calendar.events.patch({ id: event.id, title: 'Renamed' }, as(admin))).value;
     expect(patched.title).toBe('Renamed');
     expect(at(patched, field)).toEqual(at(event, field));
     // A single GET adds json_ld to embedded venues and organizers; the rest is the same.
     const dropJsonLd = (v: unknown): unknown => (Array.isArray(v) ? v.map(dropJsonLd)
       : v && typeof v === 'object' && 'json_ld' in v ? (({ json_ld: _j, ...rest }) => rest)(v as Record<string, unknown>) : v);
-    expect(dropJsonLd(at(await calendar.events.get({ id: event.id }, as(admin)), field))).toEqual(at(event, field));
+    expect(dropJsonLd(at((await calendar.events.get({ id: event.id }, as(admin))).value, field))).toEqual(at(event, field));
   });
 
   it.each<[string, unknown, unknown]>([
@@ -179,7 +179,7 @@ describe('update with PATCH semantics (§4.7, evcal)', () => {
     ['timezone', 'Asia/Tokyo', 'Asia/Tokyo'],
   ])('a patch that sends %s changes it and nothing else', async (field, value, expected) => {
     const { calendar, event } = await fullEvent();
-    const patched = await calendar.events.patch({ id: event.id, [field]: value }, as(admin));
+    const patched = (await calendar.events.patch({ id: event.id, [field]: value }, as(admin))).value;
     expect(at(patched, field)).toEqual(expected);
     const derived: Record<string, string[]> = {
       cost: ['cost_details'], timezone: ['timezone_abbr', 'utc_start_date', 'utc_end_date'],
@@ -203,21 +203,21 @@ describe('explicitly empty links and terms (§10.9, §4.1.5)', () => {
   it.each(cases)('%s with %s = %j empties it', async (method, field, empty) => {
     const { calendar, event } = await fullEvent();
     expect(event[field]).not.toEqual([]);
-    const updated = await calendar.events[method]({ id: event.id, [field]: empty }, as(admin));
+    const updated = (await calendar.events[method]({ id: event.id, [field]: empty }, as(admin))).value;
     expect(updated[field]).toEqual([]);
-    expect((await calendar.events.get({ id: event.id }, as(admin)))[field]).toEqual([]);
+    expect((await calendar.events.get({ id: event.id }, as(admin))).value[field]).toEqual([]);
   });
 
   it.each(['venue', 'organizer', 'categories', 'tags'])('an empty %s on create is no link', async (field) => {
     const { calendar } = await setup();
-    const event = await calendar.events.create(eventInput({ [field]: [] }), as(admin));
+    const event = (await calendar.events.create(eventInput({ [field]: [] }), as(admin))).value;
     expect(at(event, field)).toEqual([]);
   });
 
   // §4.6: a single venue id replaces the previous venue; an organizer list replaces the set.
   it.each(['update', 'patch'] as const)('%s with other links replaces the previous ones', async (method) => {
     const { calendar, event, venue2, org2 } = await fullEvent();
-    const updated = await calendar.events[method]({ id: event.id, venue: venue2.id, organizer: [org2.id] }, as(admin));
+    const updated = (await calendar.events[method]({ id: event.id, venue: venue2.id, organizer: [org2.id] }, as(admin))).value;
     expect(venueIds(updated.venue)).toEqual([venue2.id]);
     expect(ids(updated.organizer)).toEqual([org2.id]);
   });
@@ -226,16 +226,16 @@ describe('explicitly empty links and terms (§10.9, §4.1.5)', () => {
 describe('delete (§4.3)', () => {
   it('moves the event to the trash and answers with it, without json_ld', async () => {
     const { calendar, venue, org1, category } = await setup();
-    const event = await calendar.events.create(eventInput({ venue: venue.id, organizer: org1.id, categories: [category.id] }), as(admin));
-    const trashed = await calendar.events.delete({ id: event.id }, as(admin));
+    const event = (await calendar.events.create(eventInput({ venue: venue.id, organizer: org1.id, categories: [category.id] }), as(admin))).value;
+    const trashed = (await calendar.events.delete({ id: event.id }, as(admin))).value;
     expect(trashed).toMatchObject({ id: event.id, status: 'trash', slug: 'jazz-night__trashed' });
     expect(trashed).not.toHaveProperty('json_ld');
     // Meta and links are kept; linked records are untouched.
     expect(venueIds(trashed.venue)).toEqual([venue.id]);
     expect(ids(trashed.organizer)).toEqual([org1.id]);
     expect(ids(trashed.categories)).toEqual([category.id]);
-    expect((await calendar.venues.get({ id: venue.id }, anon)).status).toBe('publish');
-    expect((await calendar.organizers.get({ id: org1.id }, anon)).status).toBe('publish');
+    expect((await calendar.venues.get({ id: venue.id }, anon)).value.status).toBe('publish');
+    expect((await calendar.organizers.get({ id: org1.id }, anon)).value.status).toBe('publish');
   });
 
   // §4.3 / §3.1 step 4: after trashing, reads and deletes refuse; nothing is deleted for good.
@@ -246,14 +246,14 @@ describe('delete (§4.3)', () => {
     ['read anonymously', 'event_trashed', (c, id) => c.events.get({ id }, anon)],
   ])('trashed event: %s is %s', async (_name, code, call) => {
     const calendar = makeCalendar();
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     await calendar.events.delete({ id: event.id }, as(admin));
     await refusal(call(calendar, event.id as number), code);
   });
 
   it('a trashed event is kept (listed with status=trash) and hidden from default lists', async () => {
     const calendar = makeCalendar();
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     await calendar.events.delete({ id: event.id }, as(admin));
     expect(await listedEventIds(calendar)).toEqual([]);
     expect(await listedEventIds(calendar, { status: 'trash' })).toEqual([event.id]);
@@ -269,13 +269,13 @@ describe('delete (§4.3)', () => {
     ["author deletes an editor's event", author, editor, 'forbidden'],
   ])('%s', async (_name, caller, owner, code) => {
     const calendar = makeCalendar();
-    const event = await calendar.events.create(eventInput(), as(owner));
+    const event = (await calendar.events.create(eventInput(), as(owner))).value;
     const del = calendar.events.delete({ id: event.id }, caller ? as(caller) : anon);
     if (code) {
       await refusal(del, code);
-      expect((await calendar.events.get({ id: event.id }, as(admin))).status).toBe(event.status);
+      expect((await calendar.events.get({ id: event.id }, as(admin))).value.status).toBe(event.status);
     } else {
-      expect((await del).status).toBe('trash');
+      expect((await del).value.status).toBe('trash');
     }
   });
 
@@ -290,8 +290,8 @@ describe('delete (§4.3)', () => {
 
   it('by slug: unknown slug is invalid_params, a known one trashes', async () => {
     const calendar = makeCalendar();
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     await expectInvalid(calendar.events.deleteBySlug({ slug: 'nope' }, as(admin)), 'slug');
-    expect((await calendar.events.deleteBySlug({ slug: 'jazz-night' }, as(admin))).id).toBe(event.id);
+    expect((await calendar.events.deleteBySlug({ slug: 'jazz-night' }, as(admin))).value.id).toBe(event.id);
   });
 });

@@ -16,7 +16,7 @@ function calendarFor(options: Partial<CalendarOptions> = {}): Calendar {
 }
 
 async function create(calendar: Calendar, input: EventCreateInput, ctx: CallContext = ADMIN): Promise<EventJson> {
-  return calendar.events.create({ status: 'publish', ...input }, ctx);
+  return (await calendar.events.create({ status: 'publish', ...input }, ctx)).value;
 }
 
 /** Every event of the JSON list (one page of up to 50), with the same arguments. */
@@ -179,7 +179,7 @@ describe('the feed of GET /events', () => {
 
   it('lists what the caller may see, with the filters of GET /events', async () => {
     const calendar = calendarFor();
-    const venue = await calendar.venues.create({ venue: 'Hall', status: 'publish' }, ADMIN);
+    const venue = (await calendar.venues.create({ venue: 'Hall', status: 'publish' }, ADMIN)).value;
     await create(calendar, eventInput({ title: 'Jazz brunch', start_date: '2027-03-01 11:00', end_date: '2027-03-01 13:00', categories: ['Jazz'], featured: true }));
     await create(calendar, eventInput({ title: 'Rock night', start_date: '2027-03-02 21:00', end_date: '2027-03-02 23:00', venue: venue.id }));
     await create(calendar, eventInput({ title: 'Draft jazz', status: 'draft', start_date: '2027-03-03 21:00', end_date: '2027-03-03 23:00' }));

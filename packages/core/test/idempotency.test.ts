@@ -33,7 +33,7 @@ async function eventCount(cal: Calendar): Promise<number> {
 describe('calendar.idempotent', () => {
   it('keeps the answer in the write\'s transaction: a record that cannot be kept leaves no event', async () => {
     const cal = createCalendar({ storage: failingRecords(createMemoryStorage()), now: () => NOW });
-    const error = await cal.idempotent({ key: 'k', fingerprint: 'f' }, A, create(cal), (r) => JSON.stringify(r)).then(() => undefined, (e: unknown) => e);
+    const error = await cal.idempotent({ key: 'k', fingerprint: 'f' }, A, create(cal), (r) => JSON.stringify(r.value)).then(() => undefined, (e: unknown) => e);
     expect(isCalendarError(error) && error.code).toBe('unavailable');
     expect(await eventCount(cal)).toBe(0);
     expect(await cal.config.storage.idempotency.get('user:1', 'k')).toBeUndefined();
@@ -46,13 +46,13 @@ describe('calendar.idempotent', () => {
       runs++;
       return cal.events.create(eventInput({ title: 'Gig' }), ctx);
     };
-    const first = await cal.idempotent({ key: 'k', fingerprint: 'f' }, A, write, (r) => `kept ${r.id}`);
+    const first = await cal.idempotent({ key: 'k', fingerprint: 'f' }, A, write, (r) => `kept ${r.value.id}`);
     if (first.replayed) throw new Error('the first call replayed');
-    const again = await cal.idempotent({ key: 'k', fingerprint: 'f' }, A, write, (r) => `kept ${r.id}`);
-    expect(again).toEqual({ replayed: true, answer: `kept ${first.result.id}` });
+    const again = await cal.idempotent({ key: 'k', fingerprint: 'f' }, A, write, (r) => `kept ${r.value.id}`);
+    expect(again).toEqual({ replayed: true, answer: `kept ${first.result.value.id}` });
     expect(runs).toBe(1);
     expect(await cal.config.storage.idempotency.get('user:1', 'k')).toEqual({
-      scope: 'user:1', key: 'k', fingerprint: 'f', answer: `kept ${first.result.id}`, created: NOW, expires: NOW + 86_400_000,
+      scope: 'user:1', key: 'k', fingerprint: 'f', answer: `kept ${first.result.value.id}`, created: NOW, expires: NOW + 86_400_000,
     });
     const reused = await cal.idempotent({ key: 'k', fingerprint: 'other' }, A, write, String).then(() => undefined, (e: unknown) => e);
     expect(isCalendarError(reused) && reused.code).toBe('idempotency_key_reused');
@@ -67,7 +67,7 @@ describe('calendar.idempotent', () => {
     const cal = createCalendar({ storage, now: () => NOW });
     const before = await storage.lastChange();
     await cal.idempotent({ key: 'k', fingerprint: 'f' }, A, async (ctx) => {
-      const venue = await cal.venues.create({ venue: 'Hall' }, ctx);
+      const venue = (await cal.venues.create({ venue: 'Hall' }, ctx)).value;
       return cal.events.create(eventInput({ title: 'Gig', venue: venue.id }), ctx);
     }, () => '');
     expect(await storage.lastChange()).toBe(before + 1);

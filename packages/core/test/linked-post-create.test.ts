@@ -47,7 +47,7 @@ describe('create (§4.4)', () => {
     ['venue', 'website', 'https://blueroom.example'],
   ])('%s: %s = %j is stored as given', async (kind, field, value) => {
     const calendar = makeCalendar();
-    const created = await ops(calendar, kind).create(named(kind, 'Name', { [field]: value }), as(admin));
+    const created = (await ops(calendar, kind).create(named(kind, 'Name', { [field]: value }), as(admin))).value;
     expect(at(created, field)).toBe(value);
   });
 
@@ -70,14 +70,14 @@ describe('create (§4.4)', () => {
     if (expected === 'unauthenticated' || expected === 'forbidden') {
       await refusal(create, expected);
     } else {
-      expect((await create).status).toBe(expected);
+      expect((await create).value.status).toBe(expected);
     }
   });
 
   // §4.4: the response is the object without json_ld.
   it.each(KINDS)('%s: the response has no json_ld', async (kind) => {
     const calendar = makeCalendar();
-    const created = await ops(calendar, kind).create(named(kind, 'Name'), as(admin));
+    const created = (await ops(calendar, kind).create(named(kind, 'Name'), as(admin))).value;
     expect(created).not.toHaveProperty('json_ld');
     expect(at(created, kind)).toBe('Name');
     expect(created.id).toEqual(expect.any(Number));
@@ -99,7 +99,7 @@ describe('create (§4.4)', () => {
   ])('venue show_map and show_map_link %s read back %s', async (_name, value, expected) => {
     const calendar = makeCalendar();
     const input = named('venue', 'Hall', value === undefined ? {} : { show_map: value, show_map_link: value });
-    const venue = await calendar.venues.create(input, as(admin));
+    const venue = (await calendar.venues.create(input, as(admin))).value;
     expect([venue.show_map, venue.show_map_link]).toEqual([expected, expected]);
   });
 
@@ -116,7 +116,7 @@ describe('create (§4.4)', () => {
     ['explicit stateprovince wins', { state: 'IL', stateprovince: 'Illinois' }, 'Illinois'],
   ])('stateprovince: %s', async (_name, fields, expected) => {
     const calendar = makeCalendar();
-    const venue = await calendar.venues.create(named('venue', 'Hall', fields), as(admin));
+    const venue = (await calendar.venues.create(named('venue', 'Hall', fields), as(admin))).value;
     expect(venue.stateprovince).toBe(expected);
     if (expected === undefined) expect(venue).not.toHaveProperty('stateprovince');
   });
@@ -136,8 +136,8 @@ describe('duplicate avoidance (§4.4)', () => {
     ['organizer', { organizer: 'Jane Doe' }, { organizer: 'John Doe' }, false],
   ])('%s: %j then %j reuses: %s', async (kind, first, second, reused) => {
     const calendar = makeCalendar();
-    const a = await ops(calendar, kind).create(first, as(admin));
-    const b = await ops(calendar, kind).create(second, as(admin));
+    const a = (await ops(calendar, kind).create(first, as(admin))).value;
+    const b = (await ops(calendar, kind).create(second, as(admin))).value;
     expect(b.id === a.id).toBe(reused);
     const list = await ops(calendar, kind).list({ per_page: 50 }, as(admin));
     expect(list.total).toBe(reused ? 1 : 2);
@@ -147,11 +147,11 @@ describe('duplicate avoidance (§4.4)', () => {
     const calendar = makeCalendar();
     const fields = kind === 'venue' ? { city: 'Rome', phone: '111' } : { email: 'a@example.com', phone: '111' };
     const changed = kind === 'venue' ? { city: 'Milan', phone: '222' } : { email: 'b@example.com', phone: '222' };
-    const first = await ops(calendar, kind).create(named(kind, 'Same', fields), as(admin));
-    const second = await ops(calendar, kind).create(named(kind, 'Same', changed), as(editor));
+    const first = (await ops(calendar, kind).create(named(kind, 'Same', fields), as(admin))).value;
+    const second = (await ops(calendar, kind).create(named(kind, 'Same', changed), as(editor))).value;
     expect(second.id).toBe(first.id);
     expect(second).toMatchObject(changed);
-    expect(await ops(calendar, kind).get({ id: first.id }, as(admin))).toMatchObject(changed);
+    expect((await ops(calendar, kind).get({ id: first.id }, as(admin))).value).toMatchObject(changed);
   });
 
   // evcal: the existing post's fields are only overwritten when the caller may edit it.
@@ -159,18 +159,18 @@ describe('duplicate avoidance (§4.4)', () => {
     const calendar = makeCalendar();
     const fields = kind === 'venue' ? { city: 'Rome' } : { email: 'a@example.com' };
     const changed = kind === 'venue' ? { city: 'Milan' } : { email: 'b@example.com' };
-    const first = await ops(calendar, kind).create(named(kind, 'Same', fields), as(admin));
-    const second = await ops(calendar, kind).create(named(kind, 'Same', changed), as(contributor));
+    const first = (await ops(calendar, kind).create(named(kind, 'Same', fields), as(admin))).value;
+    const second = (await ops(calendar, kind).create(named(kind, 'Same', changed), as(contributor))).value;
     expect(second.id).toBe(first.id);
     expect(second).toMatchObject({ ...fields, status: 'publish', author: '1' });
-    expect(await ops(calendar, kind).get({ id: first.id }, anon)).toMatchObject(fields);
+    expect((await ops(calendar, kind).get({ id: first.id }, anon)).value).toMatchObject(fields);
   });
 
   it.each(KINDS)('%s: a trashed post with the same name is not reused', async (kind) => {
     const calendar = makeCalendar();
-    const first = await ops(calendar, kind).create(named(kind, 'Same'), as(admin));
+    const first = (await ops(calendar, kind).create(named(kind, 'Same'), as(admin))).value;
     await ops(calendar, kind).delete({ id: first.id }, as(admin));
-    const second = await ops(calendar, kind).create(named(kind, 'Same'), as(admin));
+    const second = (await ops(calendar, kind).create(named(kind, 'Same'), as(admin))).value;
     expect(second.id).not.toBe(first.id);
     expect(second.status).toBe('publish');
   });
@@ -179,16 +179,16 @@ describe('duplicate avoidance (§4.4)', () => {
 describe('slugs of venues and organizers created through the API (§4.4)', () => {
   it.each(KINDS)('%s: a draft gets its slug from its name at once, and keeps it (with __trashed) in the trash', async (kind) => {
     const calendar = makeCalendar();
-    const draft = await ops(calendar, kind).create(named(kind, 'Draft Venue', { status: 'draft' }), as(admin));
+    const draft = (await ops(calendar, kind).create(named(kind, 'Draft Venue', { status: 'draft' }), as(admin))).value;
     expect([draft.status, draft.slug]).toEqual(['draft', 'draft-venue']);
-    const trashed = await ops(calendar, kind).delete({ id: draft.id }, as(admin));
+    const trashed = (await ops(calendar, kind).delete({ id: draft.id }, as(admin))).value;
     expect(trashed.slug).toBe('draft-venue__trashed');
   });
 
   it.each(KINDS)('%s: inline in an event write, a draft named twice gets distinct slugs', async (kind) => {
     const calendar = makeCalendar();
-    const first = await ops(calendar, kind).create(named(kind, 'Same', { status: 'draft', description: 'one' }), as(admin));
-    const second = await ops(calendar, kind).create(named(kind, 'Same', { status: 'draft', description: 'two' }), as(admin));
+    const first = (await ops(calendar, kind).create(named(kind, 'Same', { status: 'draft', description: 'one' }), as(admin))).value;
+    const second = (await ops(calendar, kind).create(named(kind, 'Same', { status: 'draft', description: 'two' }), as(admin))).value;
     expect([first.slug, second.slug]).toEqual(['same', 'same-2']);
   });
 });

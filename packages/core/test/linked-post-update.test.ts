@@ -19,7 +19,7 @@ describe('update (§4.5)', () => {
     const fields = kind === 'venue'
       ? { description: 'Basement club.', address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701', phone: '555', website: 'https://blue.example', show_map: 'false', show_map_link: 'false', image: POSTER.id }
       : { description: 'DJ.', phone: '555', website: 'https://jane.example', email: 'jane@example.com', image: POSTER.id };
-    const post = await ops(calendar, kind).create(named(kind, 'Name', { status: 'draft', ...fields }), as(admin));
+    const post = (await ops(calendar, kind).create(named(kind, 'Name', { status: 'draft', ...fields }), as(admin))).value;
     return { calendar, post };
   }
 
@@ -30,7 +30,7 @@ describe('update (§4.5)', () => {
     ['organizer', 'organizer'], ['organizer', 'description'], ['organizer', 'phone'], ['organizer', 'website'], ['organizer', 'email'],
   ])('%s: an omitted %s is kept', async (kind, field) => {
     const { calendar, post } = await seeded(kind);
-    const updated = await ops(calendar, kind).update({ id: post.id }, as(admin));
+    const updated = (await ops(calendar, kind).update({ id: post.id }, as(admin))).value;
     expect(at(updated, field)).toEqual(at(post, field));
   });
 
@@ -46,14 +46,14 @@ describe('update (§4.5)', () => {
   ])('%s: an omitted %s is reset', async (kind, field, expected) => {
     const { calendar, post } = await seeded(kind);
     expect(at(post, field)).not.toEqual(expected);
-    const updated = await ops(calendar, kind).update({ id: post.id }, as(admin));
+    const updated = (await ops(calendar, kind).update({ id: post.id }, as(admin))).value;
     expect(at(updated, field)).toEqual(expected);
-    expect(at(await ops(calendar, kind).get({ id: post.id }, as(admin)), field)).toEqual(expected);
+    expect(at((await ops(calendar, kind).get({ id: post.id }, as(admin))).value, field)).toEqual(expected);
   });
 
   it('venue: stateprovince is recomputed from the state, province and country sent', async () => {
     const { calendar, post } = await seeded('venue');
-    const updated = await calendar.venues.update({ id: post.id, province: 'Ontario', country: 'Canada' }, as(admin));
+    const updated = (await calendar.venues.update({ id: post.id, province: 'Ontario', country: 'Canada' }, as(admin))).value;
     expect(updated.stateprovince).toBe('Ontario');
   });
 
@@ -63,7 +63,7 @@ describe('update (§4.5)', () => {
     ['organizer', 'status'], ['organizer', 'image'], ['organizer', 'email'],
   ])('%s: a patch keeps an unsent %s', async (kind, field) => {
     const { calendar, post } = await seeded(kind);
-    const patched = await ops(calendar, kind).patch({ id: post.id, phone: '999' }, as(admin));
+    const patched = (await ops(calendar, kind).patch({ id: post.id, phone: '999' }, as(admin))).value;
     expect(patched.phone).toBe('999');
     expect(at(patched, field)).toEqual(at(post, field));
   });
@@ -78,18 +78,18 @@ describe('update (§4.5)', () => {
     const { calendar, post } = await seeded(kind);
     const id = name === 'unknown id' ? 9_999 : post.id;
     await refusal(ops(calendar, kind).update({ id, phone: '000' }, ctxOf(role)), code);
-    expect((await ops(calendar, kind).get({ id: post.id }, as(admin))).phone).toBe('555');
+    expect((await ops(calendar, kind).get({ id: post.id }, as(admin))).value.phone).toBe('555');
   });
 });
 
 describe('delete (§4.5, §10.8)', () => {
   it.each(KINDS)('%s: moves the post to the trash; deleting again is %s_in_trash', async (kind) => {
     const calendar = makeCalendar();
-    const post = await ops(calendar, kind).create(named(kind, 'Blue Room'), as(admin));
-    const trashed = await ops(calendar, kind).delete({ id: post.id }, as(admin));
+    const post = (await ops(calendar, kind).create(named(kind, 'Blue Room'), as(admin))).value;
+    const trashed = (await ops(calendar, kind).delete({ id: post.id }, as(admin))).value;
     expect(trashed).toMatchObject({ id: post.id, status: 'trash', slug: 'blue-room__trashed' });
     // Still there for editors (§3.2), and a second delete is refused.
-    expect((await ops(calendar, kind).get({ id: post.id }, as(editor))).status).toBe('trash');
+    expect((await ops(calendar, kind).get({ id: post.id }, as(editor))).value.status).toBe('trash');
     await refusal(ops(calendar, kind).delete({ id: post.id }, as(admin)), `${kind}_in_trash`);
     await refusal(ops(calendar, kind).deleteBySlug({ slug: 'blue-room__trashed' }, as(admin)), `${kind}_in_trash`);
   });
@@ -101,9 +101,9 @@ describe('delete (§4.5, §10.8)', () => {
     ['organizer', 'author', 'forbidden'],
   ])("%s: deleting the administrator's post as %s is %s", async (kind, role, code) => {
     const calendar = makeCalendar();
-    const post = await ops(calendar, kind).create(named(kind, 'Blue Room'), as(admin));
+    const post = (await ops(calendar, kind).create(named(kind, 'Blue Room'), as(admin))).value;
     await refusal(ops(calendar, kind).delete({ id: post.id }, ctxOf(role)), code);
-    expect((await ops(calendar, kind).get({ id: post.id }, anon)).status).toBe('publish');
+    expect((await ops(calendar, kind).get({ id: post.id }, anon)).value.status).toBe('publish');
   });
 
   it.each(KINDS)('%s: an unknown id is invalid_params', async (kind) => {
@@ -114,14 +114,14 @@ describe('delete (§4.5, §10.8)', () => {
   // §10.8: trashing a venue or organizer removes it from every event; other links stay.
   it('deleting a venue unlinks it from every event', async () => {
     const calendar = makeCalendar();
-    const hall = await calendar.venues.create({ venue: 'Hall' }, as(admin));
-    const other = await calendar.venues.create({ venue: 'Other' }, as(admin));
-    const e1 = await calendar.events.create(eventInput({ venue: hall.id }), as(admin));
-    const e2 = await calendar.events.create(eventInput({ venue: hall.id, status: 'draft' }), as(admin));
-    const e3 = await calendar.events.create(eventInput({ venue: other.id }), as(admin));
+    const hall = (await calendar.venues.create({ venue: 'Hall' }, as(admin))).value;
+    const other = (await calendar.venues.create({ venue: 'Other' }, as(admin))).value;
+    const e1 = (await calendar.events.create(eventInput({ venue: hall.id }), as(admin))).value;
+    const e2 = (await calendar.events.create(eventInput({ venue: hall.id, status: 'draft' }), as(admin))).value;
+    const e3 = (await calendar.events.create(eventInput({ venue: other.id }), as(admin))).value;
     await calendar.venues.delete({ id: hall.id }, as(admin));
-    for (const e of [e1, e2]) expect((await calendar.events.get({ id: e.id }, as(admin))).venue).toEqual([]);
-    expect(venueIds((await calendar.events.get({ id: e3.id }, as(admin))).venue)).toEqual([other.id]);
+    for (const e of [e1, e2]) expect((await calendar.events.get({ id: e.id }, as(admin))).value.venue).toEqual([]);
+    expect(venueIds((await calendar.events.get({ id: e3.id }, as(admin))).value.venue)).toEqual([other.id]);
     const listed = await calendar.venues.list({ event: e1.id }, as(admin));
     expect(listed.total).toBe(0);
   });
@@ -129,25 +129,25 @@ describe('delete (§4.5, §10.8)', () => {
   it('deleting an organizer unlinks it from every event and keeps the others in order', async () => {
     const calendar = makeCalendar();
     const [a, b, c] = [
-      await calendar.organizers.create({ organizer: 'A' }, as(admin)),
-      await calendar.organizers.create({ organizer: 'B' }, as(admin)),
-      await calendar.organizers.create({ organizer: 'C' }, as(admin)),
+      (await calendar.organizers.create({ organizer: 'A' }, as(admin))).value,
+      (await calendar.organizers.create({ organizer: 'B' }, as(admin))).value,
+      (await calendar.organizers.create({ organizer: 'C' }, as(admin))).value,
     ];
-    const event = await calendar.events.create(eventInput({ organizer: [c.id, b.id, a.id] }), as(admin));
+    const event = (await calendar.events.create(eventInput({ organizer: [c.id, b.id, a.id] }), as(admin))).value;
     await calendar.organizers.delete({ id: b.id }, as(admin));
-    expect(ids((await calendar.events.get({ id: event.id }, as(admin))).organizer)).toEqual([c.id, a.id]);
+    expect(ids((await calendar.events.get({ id: event.id }, as(admin))).value.organizer)).toEqual([c.id, a.id]);
     await calendar.organizers.deleteBySlug({ slug: 'c' }, as(admin));
-    expect(ids((await calendar.events.get({ id: event.id }, as(admin))).organizer)).toEqual([a.id]);
+    expect(ids((await calendar.events.get({ id: event.id }, as(admin))).value.organizer)).toEqual([a.id]);
   });
 });
 
 describe('linking from event writes (§4.6)', () => {
   async function setup() {
     const calendar = makeCalendar();
-    const hall = await calendar.venues.create({ venue: 'Hall', city: 'Rome' }, as(admin));
-    const club = await calendar.venues.create({ venue: 'Club' }, as(admin));
-    const jane = await calendar.organizers.create({ organizer: 'Jane' }, as(admin));
-    const john = await calendar.organizers.create({ organizer: 'John' }, as(admin));
+    const hall = (await calendar.venues.create({ venue: 'Hall', city: 'Rome' }, as(admin))).value;
+    const club = (await calendar.venues.create({ venue: 'Club' }, as(admin))).value;
+    const jane = (await calendar.organizers.create({ organizer: 'Jane' }, as(admin))).value;
+    const john = (await calendar.organizers.create({ organizer: 'John' }, as(admin))).value;
     return { calendar, hall, club, jane, john };
   }
   type Setup = Awaited<ReturnType<typeof setup>>;
@@ -163,11 +163,11 @@ describe('linking from event writes (§4.6)', () => {
     ['a list of {id} objects (evcal: all linked)', (s) => [{ id: s.hall.id }, { id: s.club.id }], (s) => [s.hall.id as number, s.club.id as number]],
   ])('venue as %s', async (_name, value, expected) => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput({ venue: value(s) }), as(admin));
+    const event = (await s.calendar.events.create(eventInput({ venue: value(s) }), as(admin))).value;
     expect(venueIds(event.venue)).toEqual(expected(s));
     expect(Array.isArray(event.venue)).toBe(expected(s).length > 1);
     // The linked venue is untouched by extra keys.
-    expect((await s.calendar.venues.get({ id: s.hall.id }, anon)).city).toBe('Rome');
+    expect((await s.calendar.venues.get({ id: s.hall.id }, anon)).value.city).toBe('Rome');
   });
 
   // §4.6 accepted organizer values: single shapes and lists mixing ids, {id} and inline data, in order.
@@ -180,7 +180,7 @@ describe('linking from event writes (§4.6)', () => {
   ])('organizer as %s', async (_name, value, expected) => {
     const s = await setup();
     const before = (await s.calendar.organizers.list({ per_page: 50 }, as(admin))).body.organizers as Json[];
-    const event = await s.calendar.events.create(eventInput({ organizer: value(s) }), as(admin));
+    const event = (await s.calendar.events.create(eventInput({ organizer: value(s) }), as(admin))).value;
     const after = (await s.calendar.organizers.list({ per_page: 50 }, as(admin))).body.organizers as Json[];
     const created = ids(after).filter((id) => !ids(before).includes(id));
     expect(ids(event.organizer)).toEqual(expected(s, created));
@@ -195,15 +195,15 @@ describe('linking from event writes (§4.6)', () => {
     ['contributor, no status', contributor, {}, 'draft'],
   ])('inline venue by %s', async (_name, principal, extra, status) => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput({ venue: { venue: 'Garage', city: 'Turin', state: 'TO', ...extra } }), as(principal));
+    const event = (await s.calendar.events.create(eventInput({ venue: { venue: 'Garage', city: 'Turin', state: 'TO', ...extra } }), as(principal))).value;
     const venue = event.venue as Json;
     expect(venue).toMatchObject({ venue: 'Garage', city: 'Turin', status, author: String(principal.id), stateprovince: 'TO' });
-    expect(await s.calendar.venues.get({ id: Number(venue.id) }, as(admin))).toMatchObject({ venue: 'Garage', status });
+    expect((await s.calendar.venues.get({ id: Number(venue.id) }, as(admin))).value).toMatchObject({ venue: 'Garage', status });
   });
 
   it('an inline organizer is created and linked', async () => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput({ organizer: { organizer: 'Promo Ltd', email: 'hi@promo.example' } }), as(admin));
+    const event = (await s.calendar.events.create(eventInput({ organizer: { organizer: 'Promo Ltd', email: 'hi@promo.example' } }), as(admin))).value;
     const [org] = event.organizer as Json[];
     expect(org).toMatchObject({ organizer: 'Promo Ltd', email: 'hi@promo.example', status: 'publish' });
   });
@@ -214,7 +214,7 @@ describe('linking from event writes (§4.6)', () => {
     ['organizer', [{ organizer: 'JANE' }]],
   ])('inline %s duplicate %j reuses the existing record', async (kind, value) => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput({ [kind]: value }), as(admin));
+    const event = (await s.calendar.events.create(eventInput({ [kind]: value }), as(admin))).value;
     const expected = kind === 'venue' ? s.hall.id : s.jane.id;
     expect(kind === 'venue' ? venueIds(event.venue) : ids(event.organizer)).toEqual([expected]);
     expect((await ops(s.calendar, kind).list({ per_page: 50 }, as(admin))).total).toBe(2);
@@ -245,8 +245,8 @@ describe('linking from event writes (§4.6)', () => {
   // §4.6: a non-empty value replaces the links on update.
   it('a single venue id replaces the previous venue; an organizer list replaces the set', async () => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput({ venue: s.hall.id, organizer: [s.jane.id] }), as(admin));
-    const updated = await s.calendar.events.update({ id: event.id, venue: s.club.id, organizer: [s.john.id, { organizer: 'Extra' }] }, as(admin));
+    const event = (await s.calendar.events.create(eventInput({ venue: s.hall.id, organizer: [s.jane.id] }), as(admin))).value;
+    const updated = (await s.calendar.events.update({ id: event.id, venue: s.club.id, organizer: [s.john.id, { organizer: 'Extra' }] }, as(admin))).value;
     expect(venueIds(updated.venue)).toEqual([s.club.id]);
     expect((updated.organizer as Json[]).map((o) => o.organizer)).toEqual(['John', 'Extra']);
   });

@@ -21,11 +21,11 @@ describe('venue object (§1.3)', () => {
   it.each<[string, (s: Awaited<ReturnType<typeof setup>>) => Promise<Json>, 'full' | 'bare', boolean]>([
     ['create (full)', async (s) => s.venue, 'full', false],
     ['create (name only)', async (s) => s.venue2, 'bare', false],
-    ['single GET (full)', (s) => s.calendar.venues.get({ id: s.venue.id }, anon), 'full', true],
-    ['single GET (name only)', (s) => s.calendar.venues.get({ id: s.venue2.id }, anon), 'bare', true],
+    ['single GET (full)', async (s) => (await s.calendar.venues.get({ id: s.venue.id }, anon)).value, 'full', true],
+    ['single GET (name only)', async (s) => (await s.calendar.venues.get({ id: s.venue2.id }, anon)).value, 'bare', true],
     ['list item', async (s) => ((await s.calendar.venues.list({}, anon)).body.venues as Json[]).find((v) => v.id === s.venue.id)!, 'full', false],
-    ['embedded in an event', async (s) => (await s.calendar.events.create(eventInput({ venue: s.venue.id }), as(admin))).venue as Json, 'full', false],
-    ['update', (s) => s.calendar.venues.patch({ id: s.venue.id, phone: '1' }, as(admin)), 'full', false],
+    ['embedded in an event', async (s) => (await s.calendar.events.create(eventInput({ venue: s.venue.id }), as(admin))).value.venue as Json, 'full', false],
+    ['update', async (s) => (await s.calendar.venues.patch({ id: s.venue.id, phone: '1' }, as(admin))).value, 'full', false],
   ])('%s', async (_name, read, shape, jsonLd) => {
     const s = await setup();
     const body = await read(s);
@@ -49,7 +49,7 @@ describe('venue object (§1.3)', () => {
   it('an imported venue without an author has no author key', async () => {
     const calendar = makeCalendar();
     await calendar.importDataset({ venues: [{ id: 40, venue: 'Hall', status: 'publish' }] });
-    expect(await calendar.venues.get({ id: 40 }, anon)).not.toHaveProperty('author');
+    expect((await calendar.venues.get({ id: 40 }, anon)).value).not.toHaveProperty('author');
   });
 });
 
@@ -61,10 +61,10 @@ describe('organizer object (§1.4)', () => {
   it.each<[string, (s: Awaited<ReturnType<typeof setup>>) => Promise<Json>, string[]]>([
     ['create (full)', async (s) => s.jane, FULL],
     ['create (name only)', async (s) => s.john, BARE],
-    ['single GET (full)', (s) => s.calendar.organizers.get({ id: s.jane.id }, anon), withJsonLd(FULL)],
-    ['single GET (name only)', (s) => s.calendar.organizers.get({ id: s.john.id }, anon), withJsonLd(BARE)],
+    ['single GET (full)', async (s) => (await s.calendar.organizers.get({ id: s.jane.id }, anon)).value, withJsonLd(FULL)],
+    ['single GET (name only)', async (s) => (await s.calendar.organizers.get({ id: s.john.id }, anon)).value, withJsonLd(BARE)],
     ['list item', async (s) => ((await s.calendar.organizers.list({}, anon)).body.organizers as Json[]).find((o) => o.id === s.jane.id)!, FULL],
-    ['embedded in an event', async (s) => ((await s.calendar.events.create(eventInput({ organizer: s.jane.id }), as(admin))).organizer as Json[])[0]!, FULL],
+    ['embedded in an event', async (s) => ((await s.calendar.events.create(eventInput({ organizer: s.jane.id }), as(admin))).value.organizer as Json[])[0]!, FULL],
   ])('%s', async (_name, read, keys) => {
     const s = await setup();
     const body = await read(s);
@@ -94,7 +94,7 @@ describe('terms (§1.5)', () => {
   ])('%s embedded in an event', async (field, taxonomy, word) => {
     const s = await setup();
     const termId = field === 'categories' ? s.music.id : s.outdoor.id;
-    const event = await s.calendar.events.create(eventInput({ [field]: [termId] }), as(admin));
+    const event = (await s.calendar.events.create(eventInput({ [field]: [termId] }), as(admin))).value;
     const [term] = event[field] as Json[];
     expect(Object.keys(term!)).toEqual(EMBEDDED_KEYS);
     expect(term).toStrictEqual({
@@ -114,9 +114,9 @@ describe('terms (§1.5)', () => {
 
   it('an embedded child category has urls.up; embedded terms are ordered by name', async () => {
     const s = await setup();
-    const zed = await s.calendar.categories.create({ name: 'Zed' }, as(admin));
-    const child = await s.calendar.categories.create({ name: 'Acoustic', parent: s.music.id }, as(admin));
-    const event = await s.calendar.events.create(eventInput({ categories: [zed.id, s.music.id, child.id] }), as(admin));
+    const zed = (await s.calendar.categories.create({ name: 'Zed' }, as(admin))).value;
+    const child = (await s.calendar.categories.create({ name: 'Acoustic', parent: s.music.id }, as(admin))).value;
+    const event = (await s.calendar.events.create(eventInput({ categories: [zed.id, s.music.id, child.id] }), as(admin))).value;
     const cats = event.categories as Json[];
     expect(cats.map((c) => c.name)).toEqual(['Acoustic', 'Live Music', 'Zed']);
     expect(cats[0]!.urls).toEqual({
@@ -128,16 +128,16 @@ describe('terms (§1.5)', () => {
 
   // §1.5.2: the term-route form; _links only on single GET, create and update.
   it.each<['categories' | 'tags', string, (c: Calendar, id: number) => Promise<Json>, boolean]>([
-    ['categories', 'create', async (c) => c.categories.create({ name: 'Jazz' }, as(admin)), true],
-    ['categories', 'single GET', (c, id) => c.categories.get({ id }, anon), true],
-    ['categories', 'update', (c, id) => c.categories.update({ id, description: 'd' }, as(admin)), true],
+    ['categories', 'create', async (c) => (await c.categories.create({ name: 'Jazz' }, as(admin))).value, true],
+    ['categories', 'single GET', async (c, id) => (await c.categories.get({ id }, anon)).value, true],
+    ['categories', 'update', async (c, id) => (await c.categories.update({ id, description: 'd' }, as(admin))).value, true],
     ['categories', 'list item', async (c) => ((await c.categories.list({ hide_empty: false }, anon)).body.categories as Json[])[0]!, false],
-    ['categories', 'delete', (c, id) => c.categories.delete({ id }, as(admin)), false],
-    ['tags', 'create', async (c) => c.tags.create({ name: 'Jazz' }, as(admin)), true],
-    ['tags', 'single GET', (c, id) => c.tags.get({ id }, anon), true],
-    ['tags', 'update', (c, id) => c.tags.update({ id, description: 'd' }, as(admin)), true],
+    ['categories', 'delete', async (c, id) => (await c.categories.delete({ id }, as(admin))).value, false],
+    ['tags', 'create', async (c) => (await c.tags.create({ name: 'Jazz' }, as(admin))).value, true],
+    ['tags', 'single GET', async (c, id) => (await c.tags.get({ id }, anon)).value, true],
+    ['tags', 'update', async (c, id) => (await c.tags.update({ id, description: 'd' }, as(admin))).value, true],
     ['tags', 'list item', async (c) => ((await c.tags.list({ hide_empty: false }, anon)).body.tags as Json[])[0]!, false],
-    ['tags', 'delete', (c, id) => c.tags.delete({ id }, as(admin)), false],
+    ['tags', 'delete', async (c, id) => (await c.tags.delete({ id }, as(admin))).value, false],
   ])('%s %s', async (taxonomy, _name, read, links) => {
     const s = await setup();
     const id = (taxonomy === 'categories' ? s.music.id : s.outdoor.id) as number;
@@ -154,7 +154,7 @@ describe('terms (§1.5)', () => {
 
   it('term-route values: url is the archive page, parent and urls.up for a child category', async () => {
     const s = await setup();
-    const child = await s.calendar.categories.create({ name: 'Acoustic', parent: s.music.id }, as(admin));
+    const child = (await s.calendar.categories.create({ name: 'Acoustic', parent: s.music.id }, as(admin))).value;
     expect(s.music.url).toBe(`${SITE}/events/category/live-music/`);
     expect(child).toMatchObject({ parent: s.music.id, urls: { up: `${API}/categories/${s.music.id}` } });
     expect(s.outdoor).not.toHaveProperty('parent');
@@ -218,7 +218,7 @@ describe('password-protected content (§1.8)', () => {
   it('a protected event in a list: key order, title, slug, dates, timezone, url, status and ids are kept', async () => {
     const calendar = await seeded();
     const item = await listItem(calendar, 300);
-    const full = await calendar.events.get({ id: 300, password: 'pw' }, anon);
+    const full = (await calendar.events.get({ id: 300, password: 'pw' }, anon)).value;
     expect(Object.keys(item)).toEqual(EVENT_KEYS);
     for (const key of ['id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'url', 'rest_url', 'title', 'slug',
       'start_date', 'start_date_details', 'end_date', 'utc_start_date', 'utc_end_date', 'timezone', 'timezone_abbr']) {
@@ -261,12 +261,12 @@ describe('password-protected content (§1.8)', () => {
   };
   it.each<[string, (c: Calendar) => Promise<unknown>, Json]>([
     ['venue embedded in a listed event', async (c) => (await listItem(c, 301)).venue, REDACTED_VENUE],
-    ['venue embedded in a single event GET', async (c) => (await c.events.get({ id: 301 }, anon)).venue, REDACTED_VENUE],
+    ['venue embedded in a single event GET', async (c) => (await c.events.get({ id: 301 }, anon)).value.venue, REDACTED_VENUE],
     ['venue in the venue list', async (c) => ((await c.venues.list({}, anon)).body.venues as Json[]).find((v) => v.id === 10), REDACTED_VENUE],
-    ['venue single GET', (c) => c.venues.get({ id: 10 }, anon), REDACTED_VENUE],
+    ['venue single GET', async (c) => (await c.venues.get({ id: 10 }, anon)).value, REDACTED_VENUE],
     ['organizer embedded in a listed event', async (c) => ((await listItem(c, 301)).organizer as Json[])[0], REDACTED_ORGANIZER],
     ['organizer in the organizer list', async (c) => ((await c.organizers.list({}, anon)).body.organizers as Json[])[0], REDACTED_ORGANIZER],
-    ['organizer single GET', (c) => c.organizers.get({ id: 11 }, anon), REDACTED_ORGANIZER],
+    ['organizer single GET', async (c) => (await c.organizers.get({ id: 11 }, anon)).value, REDACTED_ORGANIZER],
   ])('%s is redacted', async (_name, read, expected) => {
     const calendar = await seeded();
     const body = (await read(calendar)) as Json;
@@ -276,8 +276,8 @@ describe('password-protected content (§1.8)', () => {
 
   it('the redacted venue keeps its key order', async () => {
     const calendar = await seeded();
-    const full = await calendar.venues.get({ id: 10, password: 'vpw' }, anon);
-    const redacted = await calendar.venues.get({ id: 10 }, anon);
+    const full = (await calendar.venues.get({ id: 10, password: 'vpw' }, anon)).value;
+    const redacted = (await calendar.venues.get({ id: 10 }, anon)).value;
     expect(Object.keys(redacted)).toEqual(Object.keys(full).filter((k) => k !== 'json_ld'));
     expect(full).toMatchObject({ venue: 'Secret Room', city: 'Springfield', json_ld: expect.any(Object) });
   });
@@ -292,7 +292,7 @@ describe('password-protected content (§1.8)', () => {
     const calendar = await seeded();
     const body = list
       ? ((await calendar.venues.list(input, ctxOf(role))).body.venues as Json[]).find((v) => v.id === 10)!
-      : await calendar.venues.get({ id: 10, ...input }, ctxOf(role));
+      : (await calendar.venues.get({ id: 10, ...input }, ctxOf(role))).value;
     expect(body.venue).toStrictEqual(full ? 'Secret Room' : []);
     expect(body.city).toBe(full ? 'Springfield' : '');
   });
@@ -310,7 +310,7 @@ describe('password-protected content (§1.8)', () => {
     if (!allowed) {
       await refusal(read, 'event_password_protected');
     } else {
-      expect(await read).toMatchObject({ description: '<p>Secret.</p>', featured: true, cost: '$15' });
+      expect((await read).value).toMatchObject({ description: '<p>Secret.</p>', featured: true, cost: '$15' });
     }
   });
 });

@@ -1,9 +1,10 @@
 // A single read of an event is rendered once per state and view (event-render.ts `readEvent`):
-// read again, it is parsed from the kept text, which it carries for bindings to send as it is.
+// read again, it is parsed from the kept text, which its representation carries (`bytes`) for
+// bindings to send as it is.
 // Whatever is kept, each caller gets an object of its own, equal to a fresh rendering, and a
 // change to the event or to what it embeds, or another view of it, is rendered anew.
 import { describe, expect, it } from 'vitest';
-import { createCalendar, jsonTextOf, validatorOf, type Calendar, type Principal } from '@evcal/core';
+import { createCalendar, type Calendar, type Principal } from '@evcal/core';
 import { createMemoryStorage } from '@evcal/memory';
 
 const NOW = Date.parse('2026-11-22T06:30:00Z');
@@ -15,7 +16,7 @@ const EVENT: Parameters<Calendar['events']['create']>[0] = {
 
 async function calendarWith(renderCache?: number): Promise<{ calendar: Calendar; id: number; venue: number }> {
   const calendar = createCalendar({ storage: createMemoryStorage(), now: () => NOW, ...(renderCache === undefined ? {} : { renderCache }) });
-  const created = await calendar.events.create(EVENT, { principal: ADMIN });
+  const created = (await calendar.events.create(EVENT, { principal: ADMIN })).value;
   return { calendar, id: created.id as number, venue: (created.venue as { id: number }).id };
 }
 
@@ -24,18 +25,18 @@ describe('a single event read', () => {
     const { calendar, id } = await calendarWith();
     const { calendar: uncached } = await calendarWith(0);
     const fresh = await uncached.events.get({ id });
-    const first = await calendar.events.get({ id });
+    const first = (await calendar.events.get({ id })).value;
     const again = await calendar.events.get({ id });
-    expect(first).toEqual(fresh);
-    expect(again).toEqual(fresh);
-    expect(validatorOf(again)).toBe(validatorOf(fresh));
+    expect(first).toEqual(fresh.value);
+    expect(again.value).toEqual(fresh.value);
+    expect(again.validator).toBe(fresh.validator);
     // What a binding sends is the text of exactly this object.
-    expect(new TextDecoder().decode(jsonTextOf(again))).toBe(JSON.stringify(fresh));
-    expect(jsonTextOf(fresh)).toBeUndefined();
+    expect(new TextDecoder().decode(again.bytes)).toBe(JSON.stringify(fresh.value));
+    expect(fresh.bytes).toBeUndefined();
     // A caller that changes its copy changes nobody else's.
     (first as { title: string }).title = 'Changed by a caller';
-    expect((await calendar.events.get({ id })).title).toBe('Gig');
-    expect(again).not.toBe(first);
+    expect((await calendar.events.get({ id })).value.title).toBe('Gig');
+    expect(again.value).not.toBe(first);
   });
 
   it('follows changes to the event and to what it embeds', async () => {
@@ -43,10 +44,10 @@ describe('a single event read', () => {
     const before = await calendar.events.get({ id });
     await calendar.venues.patch({ id: venue, city: 'Milan' }, { principal: ADMIN });
     const moved = await calendar.events.get({ id });
-    expect((moved.venue as { city: string }).city).toBe('Milan');
-    expect(validatorOf(moved)).not.toBe(validatorOf(before));
+    expect((moved.value.venue as { city: string }).city).toBe('Milan');
+    expect(moved.validator).not.toBe(before.validator);
     await calendar.events.patch({ id, title: 'Renamed' }, { principal: ADMIN });
-    expect((await calendar.events.get({ id })).title).toBe('Renamed');
+    expect((await calendar.events.get({ id })).value.title).toBe('Renamed');
   });
 
   it('is kept per view: a protected event with a draft venue, with and without its password, anonymous and as its editor', async () => {
@@ -57,8 +58,8 @@ describe('a single event read', () => {
     ];
     const read = async ({ calendar, id }: { calendar: Calendar; id: number }, input: Record<string, unknown>, principal: Principal | undefined) => {
       try {
-        const body = await calendar.events.get({ id, ...input }, principal ? { principal } : {});
-        return { body, validator: validatorOf(body) };
+        const { value: body, validator } = await calendar.events.get({ id, ...input }, principal ? { principal } : {});
+        return { body, validator };
       } catch (error) {
         return { error: (error as { code?: string }).code };
       }
@@ -91,7 +92,7 @@ describe('a single event read', () => {
       return venues(ids);
     };
     const calendar = createCalendar({ storage, now: () => NOW });
-    const id = (await calendar.events.create(EVENT, { principal: ADMIN })).id as number;
+    const id = (await calendar.events.create(EVENT, { principal: ADMIN })).value.id as number;
     Object.assign(reads, { events: 0, venues: 0 });
     await calendar.events.get({ id });
     await calendar.events.get({ id });
@@ -99,9 +100,9 @@ describe('a single event read', () => {
     const first = await calendar.events.getJson({ id });
     const again = await calendar.events.getJson({ id });
     expect(reads).toEqual({ events: 1, venues: 1 });
-    expect(again.json).toBe(first.json);
-    expect(again.validator).toBe(validatorOf(await calendar.events.get({ id })));
-    expect(again.body()).toEqual(JSON.parse(new TextDecoder().decode(first.json)));
+    expect(again.bytes).toBe(first.bytes);
+    expect(again.validator).toBe((await calendar.events.get({ id })).validator);
+    expect(again.value).toEqual(JSON.parse(new TextDecoder().decode(first.bytes)));
     // A write anywhere: read again.
     await calendar.tags.create({ name: 'Unrelated' }, { principal: ADMIN });
     await calendar.events.getJson({ id });

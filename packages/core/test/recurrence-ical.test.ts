@@ -43,9 +43,9 @@ async function feedText(cal: Calendar, input: Record<string, unknown> = WINDOW):
 describe('series in feeds, expanded by ical.js', () => {
   it('a weekly series across a DST change, with a moved exception and a deleted occurrence', async () => {
     const cal = makeCalendar();
-    const series = await cal.events.create({
+    const series = (await cal.events.create({
       title: 'Jam', start_date: '2027-03-01 19:00:00', end_date: '2027-03-01 22:00:00', timezone: 'America/New_York', recurrence: 'FREQ=WEEKLY;BYDAY=MO;COUNT=8',
-    }, A);
+    }, A)).value;
     await cal.events.patch({ id: occurrenceId(series.id, '2027-03-15'), title: 'Jam (guests)', start_date: '2027-03-15 20:30:00', end_date: '2027-03-15 23:00:00' }, A);
     await cal.events.delete({ id: occurrenceId(series.id, '2027-03-22') }, A);
     const text = await feedText(cal);
@@ -81,7 +81,7 @@ describe('series in feeds, expanded by ical.js', () => {
 
   it('a series read alone: GET /events/{series}.ics carries the series and its exceptions', async () => {
     const cal = makeCalendar();
-    const series = await cal.events.create({ title: 'Daily', start_date: '2027-03-25 09:00:00', end_date: '2027-03-25 09:30:00', timezone: 'Europe/Rome', recurrence: 'FREQ=DAILY;COUNT=5' }, A);
+    const series = (await cal.events.create({ title: 'Daily', start_date: '2027-03-25 09:00:00', end_date: '2027-03-25 09:30:00', timezone: 'Europe/Rome', recurrence: 'FREQ=DAILY;COUNT=5' }, A)).value;
     await cal.events.patch({ id: occurrenceId(series.id, '2027-03-27'), title: 'Daily (short)' }, A);
     const text = (await readFeed(cal.events.feedOne({ id: series.id }, anon))).text;
     expect(expand(text, '2030-01-01').map((e) => e.title)).toEqual(['Daily', 'Daily', 'Daily (short)', 'Daily', 'Daily']);
@@ -89,7 +89,7 @@ describe('series in feeds, expanded by ical.js', () => {
 
   it('an occurrence read alone: GET /events/{occurrence}.ics carries it alone, with the series\' UID and its RECURRENCE-ID', async () => {
     const cal = makeCalendar();
-    const series = await cal.events.create({ title: 'Daily', start_date: '2027-03-25 09:00:00', end_date: '2027-03-25 09:30:00', timezone: 'Europe/Rome', recurrence: 'FREQ=DAILY;COUNT=5' }, A);
+    const series = (await cal.events.create({ title: 'Daily', start_date: '2027-03-25 09:00:00', end_date: '2027-03-25 09:30:00', timezone: 'Europe/Rome', recurrence: 'FREQ=DAILY;COUNT=5' }, A)).value;
     await cal.events.patch({ id: occurrenceId(series.id, '2027-03-27'), title: 'Daily (short)' }, A);
     const alone = async (date: string) => {
       const text = (await readFeed(cal.events.feedOne({ id: occurrenceId(series.id, date) }, anon))).text;

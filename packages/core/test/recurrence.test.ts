@@ -8,10 +8,10 @@ const A = as(admin);
 type Json = EventJson & { recurrence?: { rrule: string; rdate: string[]; exdate: string[] }; post_parent?: number; occurrence?: { original_start_date: string; exception: boolean } };
 
 async function weekly(cal = makeCalendar(), extra: Record<string, unknown> = {}) {
-  const series = await cal.events.create({
+  const series = (await cal.events.create({
     title: 'Jam session', start_date: '2027-03-01 19:00:00', end_date: '2027-03-01 22:00:00', timezone: 'America/New_York',
     recurrence: 'FREQ=WEEKLY;BYDAY=MO;COUNT=6', ...extra,
-  }, A) as Json;
+  }, A)).value as Json;
   return { cal, series };
 }
 
@@ -52,10 +52,10 @@ describe('a weekly series', () => {
   it('reads an occurrence by its id, and the series by its own', async () => {
     const { cal, series } = await weekly();
     const id = occurrenceId(series.id, '2027-03-15');
-    const occurrence = await cal.events.get({ id }, anon) as Json;
+    const occurrence = (await cal.events.get({ id }, anon)).value as Json;
     expect(occurrence).toMatchObject({ id, start_date: '2027-03-15 19:00:00', post_parent: series.id, occurrence: { original_start_date: '2027-03-15 19:00:00', exception: false } });
     expect(occurrence.rest_url).toMatch(new RegExp(`/events/${id}$`));
-    expect((await cal.events.get({ id: series.id }, anon) as Json).recurrence?.rrule).toBe('FREQ=WEEKLY;COUNT=6;BYDAY=MO');
+    expect(((await cal.events.get({ id: series.id }, anon)).value as Json).recurrence?.rrule).toBe('FREQ=WEEKLY;COUNT=6;BYDAY=MO');
     await refusal(cal.events.get({ id: occurrenceId(series.id, '2027-03-16') }, anon), 'event_not_found');
   });
 
@@ -73,7 +73,7 @@ describe('a weekly series', () => {
   it('changes one occurrence: an exception that keeps its id and survives edits of the series', async () => {
     const { cal, series } = await weekly();
     const id = occurrenceId(series.id, '2027-03-15');
-    const changed = await cal.events.patch({ id, title: 'Jam session (guest night)', start_date: '2027-03-15 20:00:00', end_date: '2027-03-15 23:30:00' }, A) as Json;
+    const changed = (await cal.events.patch({ id, title: 'Jam session (guest night)', start_date: '2027-03-15 20:00:00', end_date: '2027-03-15 23:30:00' }, A)).value as Json;
     expect(changed).toMatchObject({ id, title: 'Jam session (guest night)', start_date: '2027-03-15 20:00:00', occurrence: { exception: true } });
     // The series changes its description and moves to 18:00: the exception keeps its title and times, takes the description.
     await cal.events.patch({ id: series.id, description: 'Bring an instrument', start_date: '2027-03-01 18:00:00', end_date: '2027-03-01 21:00:00' }, A);
@@ -88,11 +88,11 @@ describe('a weekly series', () => {
   it('deletes one occurrence (trash, 410 again), and the whole series', async () => {
     const { cal, series } = await weekly();
     const id = occurrenceId(series.id, '2027-03-08');
-    expect((await cal.events.delete({ id }, A)).status).toBe('trash');
+    expect((await cal.events.delete({ id }, A)).value.status).toBe('trash');
     await refusal(cal.events.delete({ id }, A), 'event_in_trash');
     await refusal(cal.events.get({ id }, anon), 'event_trashed');
     expect((await listed(cal)).total).toBe(5);
-    expect((await cal.events.delete({ id: series.id }, A)).status).toBe('trash');
+    expect((await cal.events.delete({ id: series.id }, A)).value.status).toBe('trash');
     expect((await listed(cal)).total).toBe(0);
     await refusal(cal.events.get({ id: occurrenceId(series.id, '2027-03-22') }, anon), 'event_trashed');
   });
@@ -102,7 +102,7 @@ describe('a weekly series', () => {
     const exception = occurrenceId(series.id, '2027-03-29');
     await cal.events.patch({ id: exception, title: 'Special' }, A);
     const at = occurrenceId(series.id, '2027-03-15');
-    const split = await cal.events.patch({ id: at, scope: 'following', title: 'Late jam', start_date: '2027-03-15 21:00:00', end_date: '2027-03-15 23:00:00' }, A) as Json;
+    const split = (await cal.events.patch({ id: at, scope: 'following', title: 'Late jam', start_date: '2027-03-15 21:00:00', end_date: '2027-03-15 23:00:00' }, A)).value as Json;
     expect(split).toMatchObject({ id: at, title: 'Late jam', start_date: '2027-03-15 21:00:00' });
     expect(split.post_parent).not.toBe(series.id);
     const { events } = await listed(cal);
@@ -111,15 +111,15 @@ describe('a weekly series', () => {
       ['2027-03-22 21:00:00', 'Late jam'], ['2027-03-29 21:00:00', 'Special'], ['2027-04-05 21:00:00', 'Late jam'],
     ]);
     expect(events.map((e) => e.id)).toEqual(events.map((e) => occurrenceId(series.id, e.start_date.slice(0, 10))));
-    const first = await cal.events.get({ id: series.id }, A) as Json;
+    const first = (await cal.events.get({ id: series.id }, A)).value as Json;
     expect(first.recurrence!.rrule).toBe('FREQ=WEEKLY;UNTIL=20270315T225959Z;BYDAY=MO');
-    const second = await cal.events.get({ id: split.post_parent! }, A) as Json;
+    const second = (await cal.events.get({ id: split.post_parent! }, A)).value as Json;
     expect(second.recurrence!.rrule).toBe('FREQ=WEEKLY;COUNT=4;BYDAY=MO');
   });
 
   it('deletes this and the following occurrences by ending the series', async () => {
     const { cal, series } = await weekly();
-    const ended = await cal.events.delete({ id: occurrenceId(series.id, '2027-03-22'), scope: 'following' }, A) as Json;
+    const ended = (await cal.events.delete({ id: occurrenceId(series.id, '2027-03-22'), scope: 'following' }, A)).value as Json;
     expect(ended.id).toBe(series.id);
     expect((await listed(cal)).total).toBe(3);
     await refusal(cal.events.get({ id: occurrenceId(series.id, '2027-03-29') }, anon), 'event_not_found');
@@ -129,12 +129,12 @@ describe('a weekly series', () => {
 describe('rules', () => {
   it('monthly on the last weekday (BYSETPOS), yearly, RDATE and EXDATE', async () => {
     const cal = makeCalendar();
-    const monthly = await cal.events.create({
+    const monthly = (await cal.events.create({
       title: 'Month end', start_date: '2027-01-29 17:00:00', end_date: '2027-01-29 18:00:00', timezone: 'Europe/Rome',
       recurrence: { rrule: 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=4', exdate: ['2027-03-31 17:00:00'], rdate: ['2027-05-05 17:00'] },
-    }, A) as Json;
+    }, A)).value as Json;
     expect(monthly.recurrence).toEqual({ rrule: 'FREQ=MONTHLY;COUNT=4;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1', rdate: ['2027-05-05 17:00:00'], exdate: ['2027-03-31 17:00:00'] });
-    const yearly = await cal.events.create({ title: 'Anniversary', start_date: '2027-02-10', end_date: '2027-02-10', all_day: true, recurrence: 'FREQ=YEARLY;UNTIL=20290301' }, A) as Json;
+    const yearly = (await cal.events.create({ title: 'Anniversary', start_date: '2027-02-10', end_date: '2027-02-10', all_day: true, recurrence: 'FREQ=YEARLY;UNTIL=20290301' }, A)).value as Json;
     const { events } = await listed(cal, { end_date: '2030-01-01' });
     expect(events.filter((e) => e.post_parent === monthly.id).map((e) => e.start_date)).toEqual(['2027-01-29 17:00:00', '2027-02-26 17:00:00', '2027-04-30 17:00:00', '2027-05-05 17:00:00']);
     expect(events.filter((e) => e.post_parent === yearly.id).map((e) => [e.start_date, e.end_date])).toEqual([
@@ -157,7 +157,7 @@ describe('rules', () => {
     ]);
     // Single events at the same wall clocks: the same local starts and instants.
     for (const [start, occurrence] of [['2027-03-28 02:30:00', events[1]!], ['2027-10-31 02:30:00', events[5]!]] as const) {
-      const single = await cal.events.create({ title: 'Once', start_date: start, end_date: start, ...zone }, A) as Json;
+      const single = (await cal.events.create({ title: 'Once', start_date: start, end_date: start, ...zone }, A)).value as Json;
       expect([single.start_date, single.utc_start_date]).toEqual([occurrence.start_date, occurrence.utc_start_date]);
     }
     // An EXDATE names the start as it shows (the skipped 02:30 is 03:30) or as the rule gives it.
@@ -170,15 +170,15 @@ describe('rules', () => {
 
   it('ends an occurrence its series\' length after its start, also in the second pass of a repeated hour', async () => {
     const cal = makeCalendar();
-    const series = await cal.events.create({
+    const series = (await cal.events.create({
       title: 'Swim', start_date: '2027-10-31 01:30:00', end_date: '2027-10-31 02:15:00', timezone: 'America/New_York', recurrence: 'FREQ=WEEKLY;COUNT=2',
-    }, A) as Json;
+    }, A)).value as Json;
     const id = occurrenceId(series.id, '2027-11-07');
     const times = (e: Json) => [e.start_date, e.utc_start_date, e.end_date, e.utc_end_date];
-    const swim = (await cal.events.get({ id }, A)) as Json;
+    const swim = (await cal.events.get({ id }, A)).value as Json;
     // 01:30 EDT (the first 01:30) plus 45 minutes is 01:15 EST, the second 01:15.
     expect(times(swim)).toEqual(['2027-11-07 01:30:00', '2027-11-07 05:30:00', '2027-11-07 01:15:00', '2027-11-07 06:15:00']);
-    const renamed = await cal.events.patch({ id, title: 'Swim (cold)' }, A) as Json;
+    const renamed = (await cal.events.patch({ id, title: 'Swim (cold)' }, A)).value as Json;
     expect([renamed.title, ...times(renamed)]).toEqual(['Swim (cold)', ...times(swim)]);
   });
 
@@ -201,7 +201,7 @@ describe('rules', () => {
 describe('the horizon', () => {
   it('stores unbounded series up to the horizon, and further when a list reaches past it', async () => {
     const cal = makeCalendar({ recurrence: { horizonMonths: 12, maxHorizonMonths: 60 } });
-    const series = await cal.events.create({ title: 'Forever', start_date: '2026-12-07 10:00:00', end_date: '2026-12-07 11:00:00', recurrence: 'FREQ=MONTHLY' }, A) as Json;
+    const series = (await cal.events.create({ title: 'Forever', start_date: '2026-12-07 10:00:00', end_date: '2026-12-07 11:00:00', recurrence: 'FREQ=MONTHLY' }, A)).value as Json;
     expect(new Date(NOW).toISOString().slice(0, 10)).toBe('2026-11-22');
     const near = await cal.events.list({ start_date: '2026-12-01', end_date: '2027-06-30', per_page: 50 }, A);
     expect(near.total).toBe(7);
@@ -225,14 +225,14 @@ describe('the horizon', () => {
 describe('JSON-LD', () => {
   it('describes a series with a schema.org Schedule', async () => {
     const { cal, series } = await weekly(makeCalendar(), { recurrence: { rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE;UNTIL=20270601T000000Z', exdate: ['2027-03-15 19:00:00'] } });
-    const read = await cal.events.get({ id: series.id }, anon) as Json & { json_ld: Record<string, unknown> };
+    const read = (await cal.events.get({ id: series.id }, anon)).value as Json & { json_ld: Record<string, unknown> };
     expect(read.json_ld.eventSchedule).toEqual({
       '@type': 'Schedule', repeatFrequency: 'P2W', byDay: ['https://schema.org/Monday', 'https://schema.org/Wednesday'],
       startDate: '2027-03-01', endDate: '2027-05-31', startTime: '19:00:00', endTime: '22:00:00', duration: 'PT10800S',
       exceptDate: ['2027-03-15T19:00:00-04:00'], scheduleTimezone: 'America/New_York',
     });
     // An occurrence is one event: no schedule.
-    const occurrence = await cal.events.get({ id: occurrenceId(series.id, '2027-03-03') }, anon) as Json & { json_ld: Record<string, unknown> };
+    const occurrence = (await cal.events.get({ id: occurrenceId(series.id, '2027-03-03') }, anon)).value as Json & { json_ld: Record<string, unknown> };
     expect(occurrence.json_ld.eventSchedule).toBeUndefined();
     expect(occurrence.json_ld.startDate).toBe('2027-03-03T19:00:00-05:00');
   });
@@ -242,7 +242,7 @@ describe('the documented example', () => {
   it('occurrence 15 March 2027 of series 42 is 1589256011120682, its URL the series slug and the date', async () => {
     expect(occurrenceId(42, '2027-03-15')).toBe(1589256011120682);
     const { cal, series } = await weekly();
-    const occurrence = await cal.events.get({ id: occurrenceId(series.id, '2027-03-15') }, anon) as Json;
+    const occurrence = (await cal.events.get({ id: occurrenceId(series.id, '2027-03-15') }, anon)).value as Json;
     expect(occurrence.slug).toBe(`${series.slug}/2027-03-15`);
     expect(occurrence.url).toBe(`http://localhost/event/${series.slug}/2027-03-15/`);
   });

@@ -16,18 +16,18 @@ async function entriesAfter(cal: Calendar, from: number): Promise<ChangeEntry[]>
 }
 
 async function status(cal: Calendar, kind: 'events' | 'venues' | 'organizers', id: number): Promise<unknown> {
-  return (await cal[kind].get({ id }, A)).status;
+  return (await cal[kind].get({ id }, A)).value.status;
 }
 
 describe('scheduled posts', () => {
   it('publishes every due event, venue and organizer at the first operation, in one change, and leaves the rest scheduled', async () => {
     let clock = NOW;
     const cal = makeCalendar({ now: () => clock });
-    const venue = (await cal.venues.create({ venue: 'Hall', status: 'publish', date: SOON }, A)).id as number;
-    const organizer = (await cal.organizers.create({ organizer: 'Ada', status: 'publish', date: SOON }, A)).id as number;
+    const venue = (await cal.venues.create({ venue: 'Hall', status: 'publish', date: SOON }, A)).value.id as number;
+    const organizer = (await cal.organizers.create({ organizer: 'Ada', status: 'publish', date: SOON }, A)).value.id as number;
     const due = await Promise.all(['One', 'Two', 'Three'].map(async (title) =>
-      (await cal.events.create(eventInput({ title, status: 'publish', date: SOON, categories: ['Music'], venue, organizer }), A)).id as number));
-    const notYet = (await cal.events.create(eventInput({ title: 'Later', status: 'publish', date: LATER, categories: ['Music'] }), A)).id as number;
+      (await cal.events.create(eventInput({ title, status: 'publish', date: SOON, categories: ['Music'], venue, organizer }), A)).value.id as number));
+    const notYet = (await cal.events.create(eventInput({ title: 'Later', status: 'publish', date: LATER, categories: ['Music'] }), A)).value.id as number;
     expect(await status(cal, 'events', due[0]!)).toBe('future');
     expect((await cal.events.list({}, anon)).total).toBe(0);
 
@@ -49,7 +49,7 @@ describe('scheduled posts', () => {
     const music = (await cal.categories.list({}, anon)).body.categories[0]!;
     expect([music.name, music.count]).toEqual(['Music', 3]);
     // Each published post carries the change that published it.
-    const event = await cal.events.get({ id: due[1]! }, A);
+    const event = (await cal.events.get({ id: due[1]! }, A)).value;
     expect(event.status).toBe('publish');
     expect(entries.find((e) => e.id === due[1])?.revision).toBe(entries[0]!.change);
 
@@ -61,10 +61,10 @@ describe('scheduled posts', () => {
   it('publishes a scheduled series with the occurrences that follow its status, not one given its own', async () => {
     let clock = NOW;
     const cal = makeCalendar({ now: () => clock });
-    const series = await cal.events.create({
+    const series = (await cal.events.create({
       title: 'Jam', start_date: '2027-03-01 19:00:00', end_date: '2027-03-01 22:00:00', timezone: 'America/New_York',
       recurrence: 'FREQ=WEEKLY;BYDAY=MO;COUNT=4', status: 'publish', date: SOON,
-    }, A);
+    }, A)).value;
     const [first, second, third, fourth] = ['2027-03-01', '2027-03-08', '2027-03-15', '2027-03-22'].map((d) => occurrenceId(series.id, d));
     await cal.events.patch({ id: second!, status: 'draft' }, A);
     expect(await status(cal, 'events', first!)).toBe('future');
@@ -88,6 +88,6 @@ describe('scheduled posts', () => {
     clock = NOW + 2 * DAY;
     const listed = await cal.events.list({ start_date: '2027-01-01', per_page: 5 }, anon);
     expect(listed.total).toBe(n);
-    expect((await cal.categories.get({ id: 7 }, anon)).count).toBe(n);
+    expect((await cal.categories.get({ id: 7 }, anon)).value.count).toBe(n);
   });
 });

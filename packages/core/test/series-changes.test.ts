@@ -12,7 +12,7 @@ const DATES = ['2027-03-01', '2027-03-08', '2027-03-15', '2027-03-22', '2027-03-
 const weeklyInput = { title: 'Jam session', start_date: '2027-03-01 19:00:00', end_date: '2027-03-01 22:00:00', timezone: 'America/New_York', recurrence: 'FREQ=WEEKLY;BYDAY=MO;COUNT=6' };
 
 async function series(cal: Calendar, input: Record<string, unknown> = {}) {
-  const made = await cal.events.create({ ...weeklyInput, ...input }, A);
+  const made = (await cal.events.create({ ...weeklyInput, ...input }, A)).value;
   return { id: made.id, occ: (date: string) => occurrenceId(made.id, date) };
 }
 
@@ -51,7 +51,7 @@ describe('the change log of a series', () => {
 
     // This and following: the old series ends, the new one takes the later occurrences (same ids).
     mark = await cal.config.storage.lastChange();
-    const moved = await cal.events.patch({ id: s.occ('2027-03-22'), title: 'Late jam', scope: 'following' }, A) as { post_parent: number };
+    const moved = (await cal.events.patch({ id: s.occ('2027-03-22'), title: 'Late jam', scope: 'following' }, A)).value as { post_parent: number };
     const split = await entriesAfter(cal, mark);
     expect(split.map((e) => [e.id, e.action])).toEqual([[s.id, 'updated'], [moved.post_parent, 'created']]);
     expect(split[1]!.occurrences).toEqual({ ...none, updated: [s.occ('2027-03-22'), s.occ('2027-03-29'), s.occ('2027-04-05')] });
@@ -82,7 +82,7 @@ describe('the change log of a series', () => {
   it('logs the horizon moving forward as one entry per series extended, at the series\' unchanged revision', async () => {
     let clock = NOW;
     const cal = makeCalendar({ now: () => clock, recurrence: { horizonMonths: 12, maxHorizonMonths: 60 } });
-    const made = await cal.events.create({ title: 'Monthly', start_date: '2026-12-07 10:00:00', end_date: '2026-12-07 11:00:00', recurrence: 'FREQ=MONTHLY' }, A);
+    const made = (await cal.events.create({ title: 'Monthly', start_date: '2026-12-07 10:00:00', end_date: '2026-12-07 11:00:00', recurrence: 'FREQ=MONTHLY' }, A)).value;
     await cal.events.create({ ...weeklyInput }, A);
     const revision = (await cal.config.storage.events.get(made.id))!.revision;
     let mark = await cal.config.storage.lastChange();
@@ -185,7 +185,7 @@ describe('GET /changes for a series', () => {
     const cal = makeCalendar();
     const token = (await cal.changes.list({}, anon)).next_token;
     const s = await series(cal);
-    const venue = await cal.venues.create({ venue: 'Hall' }, A);
+    const venue = (await cal.venues.create({ venue: 'Hall' }, A)).value;
     // The series' entry weighs 7: a page of 3 still gives it, alone.
     let page = await cal.changes.list({ since: token, per_page: 3 }, anon);
     expect([page.changes.map((c) => c.id), page.has_more]).toEqual([[s.id], true]);

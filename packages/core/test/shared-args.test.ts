@@ -18,9 +18,9 @@ describe('sharedArgs', () => {
 
   it('gives the lists equal unshared arguments give, across writes', async () => {
     const calendar = makeCalendar();
-    const jazz = await calendar.categories.create({ name: 'Jazz' }, as(admin));
-    const create = (title: string, categories: number[]) => calendar.events.create(
-      { title, status: 'publish', start_date: '2026-12-01 20:00:00', end_date: '2026-12-01 22:00:00', categories }, as(admin));
+    const jazz = (await calendar.categories.create({ name: 'Jazz' }, as(admin))).value;
+    const create = async (title: string, categories: number[]) => (await calendar.events.create(
+      { title, status: 'publish', start_date: '2026-12-01 20:00:00', end_date: '2026-12-01 22:00:00', categories }, as(admin))).value;
     await create('First', [jazz.id]);
     await create('Other', []);
     const shared = sharedArgs({ categories: String(jazz.id), per_page: '5' });

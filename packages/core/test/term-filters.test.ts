@@ -9,7 +9,7 @@ import { admin, anon, as, eventInput, expectInvalid, listedEventIds, makeCalenda
 type Taxonomy = 'categories' | 'tags';
 
 async function termId(calendar: Calendar, taxonomy: Taxonomy, input: Record<string, unknown>): Promise<number> {
-  return (await calendar[taxonomy].create(input, as(admin))).id as number;
+  return (await calendar[taxonomy].create(input, as(admin))).value.id as number;
 }
 
 /** A calendar whose terms make each rule of the resolution decide which events are listed. */
@@ -23,7 +23,7 @@ async function seeded(taxonomy: Taxonomy) {
   const olderTalk = await termId(calendar, taxonomy, { name: 'Talks', slug: 'talks-a' });
   const newerTalk = await termId(calendar, taxonomy, taxonomy === 'categories' ? { name: 'Talks', slug: 'talks-b', parent: await termId(calendar, taxonomy, { name: 'Series' }) } : { name: 'Talk series', slug: 'talks-b' });
   const event = async (title: string, term: number) =>
-    (await calendar.events.create(eventInput({ title, [taxonomy]: [term] }), as(admin))).id as number;
+    (await calendar.events.create(eventInput({ title, [taxonomy]: [term] }), as(admin))).value.id as number;
   return {
     calendar, music, numericSlug, olderTalk, newerTalk,
     events: {
@@ -66,7 +66,7 @@ describe('the categories filter and child categories', () => {
     const sport = await termId(calendar, 'categories', { name: 'Sport' });
     await termId(calendar, 'tags', { name: 'Music tag', slug: 'sport' });
     const listedIn = async (category: number) =>
-      (await calendar.events.create(eventInput({ title: `In ${category}`, categories: [category] }), as(admin))).id as number;
+      (await calendar.events.create(eventInput({ title: `In ${category}`, categories: [category] }), as(admin))).value.id as number;
     const [inArts, inMusic, inJazz, inSport] = [await listedIn(arts), await listedIn(music), await listedIn(jazz), await listedIn(sport)];
     expect(await listedEventIds(calendar, { categories: 'arts' })).toEqual([inArts, inMusic, inJazz]);
     expect(await listedEventIds(calendar, { categories: 'music' })).toEqual([inMusic, inJazz]);

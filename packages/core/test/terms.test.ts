@@ -36,14 +36,14 @@ describe('permissions (§4.8, §5)', () => {
   it.each(ROLES)('%s: create as %s: %s', async (taxonomy, role, outcome) => {
     const calendar = makeCalendar();
     const create = terms(calendar, taxonomy).create({ name: 'Live Music' }, ctxOf(role));
-    if (outcome === 'ok') expect((await create).name).toBe('Live Music');
+    if (outcome === 'ok') expect((await create).value.name).toBe('Live Music');
     else await refusal(create, outcome);
     expect(names(await allTerms(calendar, taxonomy))).toEqual(outcome === 'ok' ? ['Live Music'] : []);
   });
 
   it.each(ROLES)('%s: update as %s: %s', async (taxonomy, role, outcome) => {
     const calendar = makeCalendar();
-    const term = await terms(calendar, taxonomy).create({ name: 'Live Music' }, as(admin));
+    const term = (await terms(calendar, taxonomy).create({ name: 'Live Music' }, as(admin))).value;
     const update = terms(calendar, taxonomy).update({ id: term.id, name: 'Renamed' }, ctxOf(role));
     if (outcome === 'ok') await update;
     else await refusal(update, outcome);
@@ -52,7 +52,7 @@ describe('permissions (§4.8, §5)', () => {
 
   it.each(ROLES)('%s: delete as %s: %s', async (taxonomy, role, outcome) => {
     const calendar = makeCalendar();
-    const term = await terms(calendar, taxonomy).create({ name: 'Live Music' }, as(admin));
+    const term = (await terms(calendar, taxonomy).create({ name: 'Live Music' }, as(admin))).value;
     const del = terms(calendar, taxonomy).delete({ id: term.id }, ctxOf(role));
     if (outcome === 'ok') await del;
     else await refusal(del, outcome);
@@ -90,9 +90,9 @@ describe('create (§4.8)', () => {
 
   it.each(TAXONOMIES)('%s: an empty description clears it (evcal decision)', async (taxonomy) => {
     const calendar = makeCalendar();
-    const created = await terms(calendar, taxonomy).create({ name: 'New', description: 'Words' }, as(admin));
+    const created = (await terms(calendar, taxonomy).create({ name: 'New', description: 'Words' }, as(admin))).value;
     expect(created.description).toBe('Words');
-    const cleared = await terms(calendar, taxonomy).update({ id: created.id, description: '' }, as(admin));
+    const cleared = (await terms(calendar, taxonomy).update({ id: created.id, description: '' }, as(admin))).value;
     expect(cleared.description).toBe('');
   });
 
@@ -106,15 +106,15 @@ describe('create (§4.8)', () => {
   ])('%s: %j gives %j', async (taxonomy, inputs, expected) => {
     const calendar = makeCalendar();
     let last: Json = {};
-    for (const input of inputs) last = await terms(calendar, taxonomy).create(input, as(admin));
+    for (const input of inputs) last = (await terms(calendar, taxonomy).create(input, as(admin))).value;
     expect(last).toMatchObject(expected);
   });
 
   it.each(TAXONOMIES)('%s: the response is the stored term, unused (count 0)', async (taxonomy) => {
     const calendar = makeCalendar();
-    const term = await terms(calendar, taxonomy).create({ name: 'Live Music', description: 'Bands.' }, as(admin));
+    const term = (await terms(calendar, taxonomy).create({ name: 'Live Music', description: 'Bands.' }, as(admin))).value;
     expect(term).toMatchObject({ name: 'Live Music', slug: 'live-music', description: 'Bands.', count: 0 });
-    expect(await terms(calendar, taxonomy).get({ id: term.id }, ctxOf('anonymous'))).toEqual(term);
+    expect((await terms(calendar, taxonomy).get({ id: term.id }, ctxOf('anonymous'))).value).toEqual(term);
   });
 
   // §4.8 duplicates: the same name at the same level is term_exists with the existing id.
@@ -123,7 +123,7 @@ describe('create (§4.8)', () => {
     ['tags', 'A term with the name provided already exists in this taxonomy.'],
   ])('%s: a duplicate name is term_exists', async (taxonomy, message) => {
     const calendar = makeCalendar();
-    const first = await terms(calendar, taxonomy).create({ name: 'Live Music' }, as(admin));
+    const first = (await terms(calendar, taxonomy).create({ name: 'Live Music' }, as(admin))).value;
     const error = await refusal(terms(calendar, taxonomy).create({ name: 'Live Music', slug: 'other' }, as(admin)), 'term_exists');
     expect(error.message).toBe(message);
     expect(error.details.termId).toBe(first.id);
@@ -132,11 +132,11 @@ describe('create (§4.8)', () => {
 
   it('categories: the same name under another parent is allowed; under the same parent it is not', async () => {
     const calendar = makeCalendar();
-    const music = await calendar.categories.create({ name: 'Music' }, as(admin));
-    const theatre = await calendar.categories.create({ name: 'Theatre' }, as(admin));
-    const a = await calendar.categories.create({ name: 'Kids', parent: music.id }, as(admin));
-    const b = await calendar.categories.create({ name: 'Kids', parent: theatre.id }, as(admin));
-    const c = await calendar.categories.create({ name: 'Kids' }, as(admin));
+    const music = (await calendar.categories.create({ name: 'Music' }, as(admin))).value;
+    const theatre = (await calendar.categories.create({ name: 'Theatre' }, as(admin))).value;
+    const a = (await calendar.categories.create({ name: 'Kids', parent: music.id }, as(admin))).value;
+    const b = (await calendar.categories.create({ name: 'Kids', parent: theatre.id }, as(admin))).value;
+    const c = (await calendar.categories.create({ name: 'Kids' }, as(admin))).value;
     expect([a.parent, b.parent, c.parent]).toEqual([music.id, theatre.id, 0]);
     expect(new Set([a.slug, b.slug, c.slug]).size).toBe(3);
     const error = await refusal(calendar.categories.create({ name: 'Kids', parent: music.id }, as(admin)), 'term_exists');
@@ -145,7 +145,7 @@ describe('create (§4.8)', () => {
 
   it('tags: a parent is taxonomy_not_hierarchical', async () => {
     const calendar = makeCalendar();
-    const tag = await calendar.tags.create({ name: 'Outdoor' }, as(admin));
+    const tag = (await calendar.tags.create({ name: 'Outdoor' }, as(admin))).value;
     await refusal(calendar.tags.create({ name: 'Child', parent: tag.id }, as(admin)), 'taxonomy_not_hierarchical');
     await refusal(calendar.tags.update({ id: tag.id, parent: 0 }, as(admin)), 'taxonomy_not_hierarchical');
   });
@@ -161,26 +161,26 @@ describe('update (§4.8)', () => {
     ['tags', { slug: 'Fancy Slug' }, { name: 'Live Music', slug: 'fancy-slug', description: 'Bands.' }],
   ])('%s: sending %j', async (taxonomy, change, expected) => {
     const calendar = makeCalendar();
-    const term = await terms(calendar, taxonomy).create({ name: 'Live Music', description: 'Bands.' }, as(admin));
-    const updated = await terms(calendar, taxonomy).update({ id: term.id, ...change }, as(admin));
+    const term = (await terms(calendar, taxonomy).create({ name: 'Live Music', description: 'Bands.' }, as(admin))).value;
+    const updated = (await terms(calendar, taxonomy).update({ id: term.id, ...change }, as(admin))).value;
     expect(updated).toMatchObject({ id: term.id, ...expected });
-    expect(await terms(calendar, taxonomy).get({ id: term.id }, as(admin))).toMatchObject(expected);
+    expect((await terms(calendar, taxonomy).get({ id: term.id }, as(admin))).value).toMatchObject(expected);
   });
 
   it('categories: moving a category under another one', async () => {
     const calendar = makeCalendar();
-    const music = await calendar.categories.create({ name: 'Music' }, as(admin));
-    const jazz = await calendar.categories.create({ name: 'Jazz' }, as(admin));
-    expect((await calendar.categories.update({ id: jazz.id, parent: music.id }, as(admin))).parent).toBe(music.id);
+    const music = (await calendar.categories.create({ name: 'Music' }, as(admin))).value;
+    const jazz = (await calendar.categories.create({ name: 'Jazz' }, as(admin))).value;
+    expect((await calendar.categories.update({ id: jazz.id, parent: music.id }, as(admin))).value.parent).toBe(music.id);
   });
 
   it.each(TAXONOMIES)('%s: a slug used by another term is duplicate_term_slug', async (taxonomy) => {
     const calendar = makeCalendar();
     await terms(calendar, taxonomy).create({ name: 'Jazz' }, as(admin));
-    const blues = await terms(calendar, taxonomy).create({ name: 'Blues' }, as(admin));
+    const blues = (await terms(calendar, taxonomy).create({ name: 'Blues' }, as(admin))).value;
     const error = await refusal(terms(calendar, taxonomy).update({ id: blues.id, slug: 'jazz' }, as(admin)), 'duplicate_term_slug');
     expect(error.message).toBe('The slug \u201cjazz\u201d is already in use by another term.');
-    expect((await terms(calendar, taxonomy).get({ id: blues.id }, as(admin))).slug).toBe('blues');
+    expect((await terms(calendar, taxonomy).get({ id: blues.id }, as(admin))).value.slug).toBe('blues');
   });
 
   // §4.8 / §3.3: an unknown term id is invalid_params (param id) on every route.
@@ -189,7 +189,7 @@ describe('update (§4.8)', () => {
     ['tags', 'get'], ['tags', 'update'], ['tags', 'delete'],
   ])('%s: %s of an unknown id is invalid_params', async (taxonomy, method) => {
     const calendar = makeCalendar();
-    const other = await terms(calendar, taxonomy === 'tags' ? 'categories' : 'tags').create({ name: 'Elsewhere' }, as(admin));
+    const other = (await terms(calendar, taxonomy === 'tags' ? 'categories' : 'tags').create({ name: 'Elsewhere' }, as(admin))).value;
     for (const id of [9_999, other.id]) {
       await expectInvalid(terms(calendar, taxonomy)[method]({ id, name: 'x' }, as(admin)), 'id');
     }
@@ -199,33 +199,33 @@ describe('update (§4.8)', () => {
 describe('delete (§4.8)', () => {
   it.each(TAXONOMIES)('%s: deletes for good, answers with the term as it was, and events lose it', async (taxonomy) => {
     const calendar = makeCalendar();
-    const keep = await terms(calendar, taxonomy).create({ name: 'Keep' }, as(admin));
-    const term = await terms(calendar, taxonomy).create({ name: 'Live Music' }, as(admin));
-    const event = await calendar.events.create(eventInput({ [taxonomy]: [term.id, keep.id] }), as(admin));
-    const deleted = await terms(calendar, taxonomy).delete({ id: term.id }, as(admin));
+    const keep = (await terms(calendar, taxonomy).create({ name: 'Keep' }, as(admin))).value;
+    const term = (await terms(calendar, taxonomy).create({ name: 'Live Music' }, as(admin))).value;
+    const event = (await calendar.events.create(eventInput({ [taxonomy]: [term.id, keep.id] }), as(admin))).value;
+    const deleted = (await terms(calendar, taxonomy).delete({ id: term.id }, as(admin))).value;
     expect(deleted).toMatchObject({ id: term.id, name: 'Live Music', slug: 'live-music', count: 1 });
     expect(deleted).not.toHaveProperty('_links');
     await expectInvalid(terms(calendar, taxonomy).get({ id: term.id }, as(admin)), 'id');
     expect(names(await allTerms(calendar, taxonomy))).toEqual(['Keep']);
-    expect(names((await calendar.events.get({ id: event.id }, as(admin)))[taxonomy])).toEqual(['Keep']);
+    expect(names((await calendar.events.get({ id: event.id }, as(admin))).value[taxonomy])).toEqual(['Keep']);
   });
 
   it('categories: children of a deleted category stay', async () => {
     const calendar = makeCalendar();
-    const music = await calendar.categories.create({ name: 'Music' }, as(admin));
-    const jazz = await calendar.categories.create({ name: 'Jazz', parent: music.id }, as(admin));
+    const music = (await calendar.categories.create({ name: 'Music' }, as(admin))).value;
+    const jazz = (await calendar.categories.create({ name: 'Jazz', parent: music.id }, as(admin))).value;
     await calendar.categories.delete({ id: music.id }, as(admin));
-    expect((await calendar.categories.get({ id: jazz.id }, as(admin))).name).toBe('Jazz');
+    expect((await calendar.categories.get({ id: jazz.id }, as(admin))).value.name).toBe('Jazz');
   });
 });
 
 describe('terms named on event writes (§4.1.5, §10.3)', () => {
   async function setup() {
     const calendar = makeCalendar();
-    const music = await calendar.categories.create({ name: 'Live Music' }, as(admin));
-    const theatre = await calendar.categories.create({ name: 'Theatre', slug: 'stage' }, as(admin));
-    const outdoor = await calendar.tags.create({ name: 'Outdoor Fun' }, as(admin));
-    const kids = await calendar.tags.create({ name: 'Kids', slug: 'for-children' }, as(admin));
+    const music = (await calendar.categories.create({ name: 'Live Music' }, as(admin))).value;
+    const theatre = (await calendar.categories.create({ name: 'Theatre', slug: 'stage' }, as(admin))).value;
+    const outdoor = (await calendar.tags.create({ name: 'Outdoor Fun' }, as(admin))).value;
+    const kids = (await calendar.tags.create({ name: 'Kids', slug: 'for-children' }, as(admin))).value;
     return { calendar, music, theatre, outdoor, kids };
   }
   type Setup = Awaited<ReturnType<typeof setup>>;
@@ -251,7 +251,7 @@ describe('terms named on event writes (§4.1.5, §10.3)', () => {
   ])('%s as %s', async (taxonomy, _name, value, expected, created) => {
     const s = await setup();
     const before = await allTerms(s.calendar, taxonomy);
-    const event = await s.calendar.events.create(eventInput({ [taxonomy]: value(s) }), as(admin));
+    const event = (await s.calendar.events.create(eventInput({ [taxonomy]: value(s) }), as(admin))).value;
     expect(names(event[taxonomy])).toEqual(expected);
     const after = await allTerms(s.calendar, taxonomy);
     expect(after.length - before.length).toBe(created);
@@ -279,7 +279,7 @@ describe('terms named on event writes (§4.1.5, §10.3)', () => {
     const before = await allTerms(s.calendar, taxonomy);
     const write = s.calendar.events.create(eventInput({ [taxonomy]: [name] }), as(principal));
     if (creates) {
-      expect(names((await write)[taxonomy])).toEqual([name]);
+      expect(names((await write).value[taxonomy])).toEqual([name]);
       expect(names(await allTerms(s.calendar, taxonomy))).toContain(name);
     } else {
       await refusal(write, 'forbidden');
@@ -292,7 +292,7 @@ describe('terms named on event writes (§4.1.5, §10.3)', () => {
     ['tags', () => 'for-children', 'Kids'],
   ])('%s: a contributor may assign existing terms', async (taxonomy, value, name) => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput({ [taxonomy]: value(s) }), as(contributor));
+    const event = (await s.calendar.events.create(eventInput({ [taxonomy]: value(s) }), as(contributor))).value;
     expect(names(event[taxonomy])).toEqual([name]);
   });
 
@@ -305,8 +305,8 @@ describe('terms named on event writes (§4.1.5, §10.3)', () => {
     ['update, cleared', 'update', { categories: '', tags: '' }, [], []],
   ])('%s', async (_name, method, change, categories, tags) => {
     const s = await setup();
-    const event = await s.calendar.events.create(eventInput({ categories: [s.music.id, s.theatre.id], tags: [s.kids.id] }), as(admin));
-    const updated = await s.calendar.events[method]({ id: event.id, ...change }, as(admin));
+    const event = (await s.calendar.events.create(eventInput({ categories: [s.music.id, s.theatre.id], tags: [s.kids.id] }), as(admin))).value;
+    const updated = (await s.calendar.events[method]({ id: event.id, ...change }, as(admin))).value;
     expect([names(updated.categories), names(updated.tags)]).toEqual([categories, tags]);
   });
 
@@ -315,17 +315,17 @@ describe('terms named on event writes (§4.1.5, §10.3)', () => {
     const s = await setup();
     await s.calendar.events.create(eventInput({ categories: [s.music.id] }), as(admin));
     await s.calendar.events.create(eventInput({ categories: [s.music.id], status: 'draft' }), as(admin));
-    const third = await s.calendar.events.create(eventInput({ categories: [s.music.id] }), as(admin));
+    const third = (await s.calendar.events.create(eventInput({ categories: [s.music.id] }), as(admin))).value;
     expect((third.categories as Json[])[0]!.count).toBe(2);
-    expect((await s.calendar.categories.get({ id: s.music.id }, as(admin))).count).toBe(2);
+    expect((await s.calendar.categories.get({ id: s.music.id }, as(admin))).value.count).toBe(2);
   });
 });
 
 describe('include and exclude name terms by id (§2.3)', () => {
   it.each(TAXONOMIES)('%s: a numeric value is an id, even when a term has that slug', async (taxonomy) => {
     const calendar = makeCalendar();
-    const a = await terms(calendar, taxonomy).create({ name: 'First' }, as(admin));
-    const b = await terms(calendar, taxonomy).create({ name: 'Second', slug: String(a.id) }, as(admin));
+    const a = (await terms(calendar, taxonomy).create({ name: 'First' }, as(admin))).value;
+    const b = (await terms(calendar, taxonomy).create({ name: 'Second', slug: String(a.id) }, as(admin))).value;
     expect(b.slug).toBe(String(a.id));
     const included = await terms(calendar, taxonomy).list({ include: String(a.id), hide_empty: false }, as(admin));
     expect(names(included.body[taxonomy])).toEqual(['First']);

@@ -9,10 +9,10 @@ import { admin, as, makeCalendar } from './helpers';
 describe('typed operations', () => {
   it('types results as the wire representations', async () => {
     const calendar = makeCalendar();
-    const created = await calendar.events.create(
+    const created = (await calendar.events.create(
       { title: 'Typed', status: 'publish', start_date: '2026-12-01 20:00:00', end_date: '2026-12-01 23:00:00', venue: { venue: 'Blue Room', city: 'Rome' } },
       as(admin),
-    );
+    )).value;
     expectTypeOf(created).toMatchTypeOf<EventJson>();
     expectTypeOf(created.title).toEqualTypeOf<string>();
     expect(created.title).toBe('Typed');
@@ -21,11 +21,11 @@ describe('typed operations', () => {
     expectTypeOf(list).toEqualTypeOf<ListResult<EventListJson>>();
     expect(list.body.events.map((e) => e.id)).toContain(created.id);
 
-    const venue = await calendar.venues.get({ id: Array.isArray(created.venue) ? 0 : created.venue.id }, as(admin));
+    const venue = (await calendar.venues.get({ id: Array.isArray(created.venue) ? 0 : created.venue.id }, as(admin))).value;
     expectTypeOf(venue).toMatchTypeOf<VenueJson>();
     expect(venue.venue).toBe('Blue Room');
 
-    const category = await calendar.categories.create({ name: 'Jazz' }, as(admin));
+    const category = (await calendar.categories.create({ name: 'Jazz' }, as(admin))).value;
     expectTypeOf(category).toMatchTypeOf<TermJson>();
     expect(category.slug).toBe('jazz');
   });

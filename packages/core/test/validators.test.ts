@@ -1,20 +1,20 @@
 // Validators and preconditions: what names a representation's state, when it changes, and
 // writes that proceed only on the state their caller read (optimistic concurrency); and
 // concurrent writes in one process that lose nothing.
-import { validatorOf, type Calendar } from '@evcal/core';
+import type { Calendar } from '@evcal/core';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '@evcal/memory';
 import { admin, anon, as, eventInput, expectInvalid, makeCalendar, refusal } from './helpers';
 
 async function seeded(): Promise<{ calendar: Calendar; id: number; venue: number; organizer: number }> {
   const calendar = makeCalendar();
-  const venue = (await calendar.venues.create({ venue: 'Hall' }, as(admin))).id as number;
-  const organizer = (await calendar.organizers.create({ organizer: 'Ada' }, as(admin))).id as number;
-  const event = await calendar.events.create(eventInput({ venue, organizer, categories: ['Music'], tags: ['Free'] }), as(admin));
+  const venue = (await calendar.venues.create({ venue: 'Hall' }, as(admin))).value.id as number;
+  const organizer = (await calendar.organizers.create({ organizer: 'Ada' }, as(admin))).value.id as number;
+  const event = (await calendar.events.create(eventInput({ venue, organizer, categories: ['Music'], tags: ['Free'] }), as(admin))).value;
   return { calendar, id: event.id as number, venue, organizer };
 }
 
-const eventTag = async (c: Calendar, id: number) => validatorOf(await c.events.get({ id }, anon))!;
+const eventTag = async (c: Calendar, id: number) => (await c.events.get({ id }, anon)).validator;
 const firstCategory = async (c: Calendar) => ((await c.categories.list({ hide_empty: false }, anon)).body.categories as { id: number }[])[0]!.id;
 
 describe('validators of single resources', () => {
@@ -24,8 +24,8 @@ describe('validators of single resources', () => {
     expect(first).toMatch(/^e\d+r\d+/);
     expect(await eventTag(calendar, id)).toBe(first);
     const patched = await calendar.events.patch({ id, title: 'Renamed' }, as(admin));
-    expect(validatorOf(patched)).not.toBe(first);
-    expect(await eventTag(calendar, id)).toBe(validatorOf(patched));
+    expect(patched.validator).not.toBe(first);
+    expect(await eventTag(calendar, id)).toBe(patched.validator);
   });
 
   it.each<[string, (s: Awaited<ReturnType<typeof seeded>>) => Promise<unknown>]>([
@@ -54,11 +54,11 @@ describe('validators of single resources', () => {
     const venue = await s.calendar.venues.get({ id: s.venue }, anon);
     const organizer = await s.calendar.organizers.getBySlug({ slug: 'ada' }, anon);
     const term = await s.calendar.categories.get({ id: await firstCategory(s.calendar) }, anon);
-    expect([validatorOf(venue), validatorOf(organizer), validatorOf(term)]).toEqual([
+    expect([venue.validator, organizer.validator, term.validator]).toEqual([
       expect.stringMatching(/^v\d+r\d+$/), expect.stringMatching(/^o\d+r\d+$/), expect.stringMatching(/^c\d+r\d+n1$/),
     ]);
     const updated = await s.calendar.venues.patch({ id: s.venue, city: 'Rome' }, as(admin));
-    expect(validatorOf(updated)).not.toBe(validatorOf(venue));
+    expect(updated.validator).not.toBe(venue.validator);
   });
 });
 
@@ -95,7 +95,7 @@ describe('preconditions of writes', () => {
   it('a write whose If-Match names the current state proceeds', async () => {
     const { calendar, id } = await seeded();
     const current = await eventTag(calendar, id);
-    const patched = await calendar.events.patch({ id, title: 'Renamed' }, { ...as(admin), preconditions: { ifMatch: ['stale', current] } });
+    const patched = (await calendar.events.patch({ id, title: 'Renamed' }, { ...as(admin), preconditions: { ifMatch: ['stale', current] } })).value;
     expect(patched.title).toBe('Renamed');
   });
 
@@ -108,16 +108,16 @@ describe('preconditions of writes', () => {
     const { calendar, id } = await seeded();
     const read = await eventTag(calendar, id);
     await calendar.events.patch({ id, excerpt: 'meanwhile' }, as(admin));
-    const now = await calendar.events.get({ id }, as(admin));
+    const now = (await calendar.events.get({ id }, as(admin))).value;
     await refusal(write(calendar, id, { ifMatch: [read] }), 'precondition_failed');
-    expect(await calendar.events.get({ id }, as(admin))).toEqual(now);
+    expect((await calendar.events.get({ id }, as(admin))).value).toEqual(now);
   });
 
   it('If-Match * needs the record only; If-None-Match * refuses a write to an existing record', async () => {
     const { calendar, id, venue } = await seeded();
     await calendar.events.patch({ id, title: 'Any' }, { ...as(admin), preconditions: { ifMatch: '*' } });
     await refusal(calendar.venues.patch({ id: venue, city: 'X' }, { ...as(admin), preconditions: { ifNoneMatch: '*' } }), 'precondition_failed');
-    expect((await calendar.venues.get({ id: venue }, anon)).city).toBeUndefined();
+    expect((await calendar.venues.get({ id: venue }, anon)).value.city).toBeUndefined();
   });
 
   it('terms, venues and organizers check preconditions too', async () => {
@@ -128,8 +128,8 @@ describe('preconditions of writes', () => {
     await refusal(calendar.categories.delete({ id: category }, stale), 'precondition_failed');
     await refusal(calendar.venues.delete({ id: venue }, stale), 'precondition_failed');
     await refusal(calendar.organizers.update({ id: organizer, organizer: 'X' }, stale), 'precondition_failed');
-    const current = validatorOf(await calendar.categories.get({ id: category }, anon))!;
-    expect((await calendar.categories.update({ id: category, name: 'Jazz' }, { ...as(admin), preconditions: { ifMatch: [current] } })).name).toBe('Jazz');
+    const current = (await calendar.categories.get({ id: category }, anon)).validator;
+    expect((await calendar.categories.update({ id: category, name: 'Jazz' }, { ...as(admin), preconditions: { ifMatch: [current] } })).value.name).toBe('Jazz');
   });
 
   it('a precondition is checked after the caller may write and the record exists (404 and 403 first)', async () => {
@@ -147,7 +147,7 @@ describe('concurrent writes in one process', () => {
       calendar.events.patch({ id, excerpt: `x${i}` }, as(admin)),
       calendar.events.patch({ id, cost: String(i) }, as(admin)),
     ]).flat());
-    const event = await calendar.events.get({ id }, as(admin));
+    const event = (await calendar.events.get({ id }, as(admin))).value;
     expect([event.description, event.excerpt, event.cost]).toEqual([expect.stringMatching(/d\d+/), expect.stringMatching(/x\d+/), expect.stringMatching(/^\$\d+$/)]);
   });
 });

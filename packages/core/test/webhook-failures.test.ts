@@ -96,7 +96,7 @@ describe('an endpoint\'s delivery status', () => {
     const calendar = makeCalendar();
     const ep = await calendar.webhooks.create({ url: 'https://hooks.example/in?token=s3cret', secret: SECRET }, as(admin));
     expect(ep.delivery).toEqual({ last_attempt: null, last_status: null, last_error: null, consecutive_failures: 0, waiting: 0, failed: 0, next_attempt: null });
-    const a = await calendar.events.create(eventInput({ title: 'A' }), as(admin));
+    const a = (await calendar.events.create(eventInput({ title: 'A' }), as(admin))).value;
     await calendar.events.create(eventInput({ title: 'B' }), as(admin));
     let clock = Date.UTC(2030, 0, 1);
     const answers = [new Error('connect ECONNREFUSED 93.184.216.34:443'), { status: 503 }, { status: 204 }, { status: 204 }];

@@ -71,7 +71,7 @@ describe('the delivery loop', () => {
     const all = await endpoint(calendar);
     const some = await endpoint(calendar, { types: ['event.trashed'] });
     await endpoint(calendar, { enabled: false });
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     await calendar.events.delete({ id: event.id }, as(admin));
     const t = transport();
     const clock = Date.UTC(2030, 0, 1);
@@ -127,7 +127,7 @@ describe('the delivery loop', () => {
   it('disables an endpoint that answers 410, and keeps its deliveries for when it is enabled again', async () => {
     const calendar = makeCalendar();
     const ep = await endpoint(calendar);
-    const event = await calendar.events.create(eventInput(), as(admin));
+    const event = (await calendar.events.create(eventInput(), as(admin))).value;
     await calendar.events.patch({ id: event.id, title: 'Again' }, as(admin));
     let gone = true;
     const t = transport(() => (gone ? { status: 410 } : { status: 200 }));

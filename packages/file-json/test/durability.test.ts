@@ -64,9 +64,9 @@ describe('JSON file storage on disk', () => {
     const readers = Array.from({ length: 3 }, async () => {
       while (writing) await calendar.events.list({ per_page: 3 });
     });
-    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => calendar.events.create(
+    const created = await Promise.all(Array.from({ length: 40 }, async (_, i) => (await calendar.events.create(
       { title: `Concurrent ${i}`, start_date: '2027-01-10 20:00:00', end_date: '2027-01-10 23:00:00', categories: [`Cat ${i % 3}`] }, admin,
-    )));
+    )).value));
     writing = false;
     await Promise.all(readers);
     expect(new Set(created.map((e) => e.id)).size).toBe(40);

@@ -7,7 +7,7 @@
 // the handler in that order; every body encoded once (`jsonBody`, or the bytes core kept), and
 // the answer remembered where the next request for it may be answered from memory.
 import {
-  CalendarError, isCalendarError, isStorageFault, jsonTextOf, msg, validatorOf, type Calendar, type CallContext, type Principal,
+  CalendarError, isCalendarError, isStorageFault, msg, type Calendar, type CallContext, type Principal,
 } from '@evcal/core';
 import { hashText, sharedArgs, type WireArgs } from '@evcal/core/binding';
 import type { Authenticate } from './auth';
@@ -17,7 +17,7 @@ import { bodyParams, mergeParams, queryParams } from './request-params';
 import { entityTag, noneMatch, parseEntityTags, variantOf, writePreconditions } from './conditional';
 import { feedOperation, isNegotiated, matchFeedRoute, serveFeed } from './ical-routes';
 import { restRouteUrl, sitePathOf } from './rest-route';
-import { createRouter } from './route-table';
+import { createRouter, type RouteAnswer } from './route-table';
 import { corsHeaders, preflightHeaders, type CorsOptions } from './cors';
 import { translateDocument, translator, type Catalogue } from './i18n/translator';
 import type { RateLimit } from './rate-limit';
@@ -246,47 +246,45 @@ export function createFetchHandler(calendar: Calendar, options: FetchHandlerOpti
           const preconditions = changing ? writePreconditions(ifMatch, ifNoneMatch) : undefined;
           const callCtx = preconditions ? { ...ctx, preconditions } : ctx;
           const run = (c: CallContext) => action.run(calendar)(params, c);
-          /** The headers of an answer: its ETag, and where a created resource is. */
-          const headersOf = (body: object, validator = validatorOf(body)): Record<string, string> => {
-            const etag = validator === undefined ? undefined
-              : entityTag(validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, search, reading ? 'read' : 'write']), false);
+          /**
+           * The headers of an answer: its ETag (from its validator), and where a created resource
+           * is (from its value; a read's value is left alone: parsing it may be what sending its bytes avoids).
+           */
+          const headersOf = (answer: RouteAnswer): Record<string, string> => {
+            const etag = answer.validator === undefined ? undefined
+              : entityTag(answer.validator, variantOf([t.language, principal?.id ?? 0, principal?.role ?? '', siteRoot, apiRoot, search, reading ? 'read' : 'write']), false);
             const location = action.kind !== 'create' ? undefined
-              : action.location === 'self' ? selfUrl(body)
-              : action.location === 'id' ? idUrl(`${apiRoot}${match.route.path}`, body) : undefined;
+              : action.location === 'self' ? selfUrl(answer.value)
+              : action.location === 'id' ? idUrl(`${apiRoot}${match.route.path}`, answer.value) : undefined;
             return { ...(location ? { location } : {}), ...(etag ? { etag } : {}), ...(reading ? caching : {}) };
           };
-          // A read whose text is kept (an event's) is sent as that text: nothing parsed or serialised.
-          if (reading && action.json && !fields && !envelope) {
-            const read = await action.json(calendar)(params, callCtx);
-            const headers = headersOf(read, read.validator);
-            const unmodified = notModified(headers.etag!, caching, common);
-            const remember = kept && !principal ? kept : undefined;
-            if (!noneMatch(ifNoneMatch, headers.etag!)) {
-              remember?.remember(request, site, read.stable, unmodified);
-              return unmodified;
-            }
-            const ok = sendJson(match.route.status, () => [read.json], () => read.body(), headers);
-            remember?.remember(request, site, read.stable, unmodified, head ? undefined : ok);
-            return ok;
-          }
           // Writes sent with an Idempotency-Key run once per key; a repeat gets the first answer (idempotency-keys.ts).
           const key = reading ? undefined : idempotencyKeyOf(request.headers.get('idempotency-key'));
-          let body: object;
+          let result: RouteAnswer;
           if (key === undefined) {
-            body = await run(callCtx);
+            result = await run(callCtx);
           } else {
             const fingerprint = await requestFingerprint(method, `${prefix}${path}${search}`, bodyIn);
-            const outcome = await calendar.idempotent({ key, fingerprint }, callCtx, run, (result) => keptAnswerText({
-              status: match.route.status, headers: headersOf(result), body: JSON.stringify(fields ? pickFields(result, fields) : result),
+            const outcome = await calendar.idempotent({ key, fingerprint }, callCtx, run, (r) => keptAnswerText({
+              status: match.route.status, headers: headersOf(r), body: JSON.stringify(fields ? pickFields(r.value, fields) : r.value),
             }));
             if (outcome.replayed) return replay(keptAnswerOf(outcome.answer), common, { head, envelope });
-            body = outcome.result;
+            result = outcome.result;
           }
-          const headers = headersOf(body);
-          if (reading && headers.etag && !noneMatch(ifNoneMatch, headers.etag)) return notModified(headers.etag, caching, common);
-          // A representation parsed from a kept text (an event read again) is sent as that text.
-          const text = jsonTextOf(body);
-          return text ? sendJson(match.route.status, () => [text], () => body, headers) : send(match.route.status, body, headers);
+          const headers = headersOf(result);
+          // A kept read (an event's, core's kept-reads.ts) says how long it holds: anonymous
+          // answers are remembered while it does (kept-answers.ts), and answered from memory.
+          const stable = kept && !principal && !fields && !envelope ? result.stable : undefined;
+          if (reading && headers.etag && !noneMatch(ifNoneMatch, headers.etag)) {
+            const unmodified = notModified(headers.etag, caching, common);
+            if (stable) kept!.remember(request, site, stable, unmodified);
+            return unmodified;
+          }
+          // A representation whose JSON text was already made (an event read) is sent as that text.
+          const bytes = result.bytes;
+          const ok = bytes ? sendJson(match.route.status, () => [bytes], () => result.value, headers) : send(match.route.status, result.value, headers);
+          if (stable) kept!.remember(request, site, stable, notModified(headers.etag!, caching, common), head ? undefined : ok);
+          return ok;
         }
       }
     } catch (error) {

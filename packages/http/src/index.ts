@@ -16,7 +16,7 @@ export type { CredentialFailureLimit, MemoryCredentialFailureLimitOptions } from
 export { clientAddress } from './client-address';
 export { routes, syncRoutes, createRouter, wordpressPattern } from './route-table';
 export type {
-  Route, RouteAction, RouteOperation, RoutePlanner, FeedKind, Method, OperationName, FeedOperationName, SyncOperationName, Router, RouteMatch,
+  Route, RouteAction, RouteAnswer, RouteOperation, RoutePlanner, FeedKind, Method, OperationName, FeedOperationName, SyncOperationName, Router, RouteMatch,
 } from './route-table';
 export { createWebhookSender, signWebhook, isPrivateAddress, lookupAddresses } from './webhook-sender';
 export type { WebhookSenderOptions } from './webhook-sender';

@@ -1,6 +1,6 @@
 // The route table as data: every route of the interface, in the reference's registration
 // order. The router, the namespace descriptor and /doc all read this one table.
-import { type Calendar, type CallContext, type KeptRead, type ListPlan } from '@evcal/core';
+import { type Calendar, type CallContext, type ListPlan, type ListStability } from '@evcal/core';
 import { OPERATIONS, type ArgSpecs, type OperationDeclaration, type OperationName as CalendarOperationName, type WireArgs } from '@evcal/core/binding';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -13,15 +13,25 @@ export type FeedOperationName = Extract<CalendarOperationName, `events.feed${str
 export type SyncOperationName = Extract<CalendarOperationName, `${'changes' | 'webhooks'}.${string}`>;
 
 /**
- * A calendar operation as the handler calls it: the request's parameters, which the operation
- * validates (the wire carries any JSON), and the call context. Every operation of a
- * `Calendar` is one (their inputs are typed for apps; over HTTP the validation speaks).
+ * What a route's operation answers: a record's `Representation` (its value, its validator and,
+ * when already made, its JSON text), with `stable` when the read was kept (core's
+ * kept-reads.ts); or only a value, where answers have no validator (the change feed, webhook
+ * endpoints).
  */
-export type RouteOperation = (params: WireArgs, ctx: CallContext) => Promise<object>;
+export interface RouteAnswer {
+  readonly value: object;
+  readonly validator?: string;
+  readonly bytes?: Uint8Array;
+  readonly stable?: ListStability;
+}
+/**
+ * A calendar operation as the handler calls it: the request's parameters, which the operation
+ * validates (the wire carries any JSON), and the call context. Every single-record operation
+ * of a `Calendar` is one (their inputs are typed for apps; over HTTP the validation speaks).
+ */
+export type RouteOperation = (params: WireArgs, ctx: CallContext) => Promise<RouteAnswer>;
 /** A list operation, planned before it is read (its validator comes first: a 304 reads nothing). */
 export type RoutePlanner = (params: WireArgs, ctx: CallContext) => Promise<ListPlan<object>>;
-/** A read answered as its kept JSON text and validator (core's kept-reads.ts), sent as it is. */
-export type RouteJsonRead = (params: WireArgs, ctx: CallContext) => Promise<KeptRead<object>>;
 /** Which iCalendar feed answers: the list's, or one event's by id or by slug. */
 export type FeedKind = 'list' | 'id' | 'slug';
 
@@ -29,7 +39,7 @@ export type FeedKind = 'list' | 'id' | 'slug';
  * What a route does and how its answer is made, read by the handler (no dispatch by name):
  * - `list`: planned, a weak ETag, 304 to a matching If-None-Match, X-TEC-* totals and Link;
  * - `read`: Cache-Control and Vary; a strong ETag when the answer has a validator, and 304 to
- *   a matching If-None-Match;
+ *   a matching If-None-Match; a kept answer (`stable`) is remembered for anonymous callers;
  * - `create`: 201, with a `Location` header when `location` says where: the answer's own
  *   address (`self`: its `urls.self`) or the route's path and the answer's `id` (`id`);
  * - `change`: a write to an existing resource, whose If-Match / If-None-Match are preconditions;
@@ -40,7 +50,7 @@ export type RouteAction =
   | { readonly kind: 'root' }
   | { readonly kind: 'doc' }
   | { readonly kind: 'list'; readonly plan: (calendar: Calendar) => RoutePlanner; readonly feed?: FeedKind }
-  | { readonly kind: 'read'; readonly run: (calendar: Calendar) => RouteOperation; readonly feed?: FeedKind; readonly json?: (calendar: Calendar) => RouteJsonRead }
+  | { readonly kind: 'read'; readonly run: (calendar: Calendar) => RouteOperation; readonly feed?: FeedKind }
   | { readonly kind: 'create'; readonly run: (calendar: Calendar) => RouteOperation; readonly location?: 'self' | 'id' }
   | { readonly kind: 'change'; readonly run: (calendar: Calendar) => RouteOperation }
   | { readonly kind: 'write'; readonly run: (calendar: Calendar) => RouteOperation }
@@ -85,7 +95,7 @@ function postRoutes(collection: 'events' | 'venues' | 'organizers'): Route[] {
   return [
     operationRoute(`${collection}.list`, { path: `/${collection}`, methods: ['GET'], action: { kind: 'list', plan: (c) => ops(c).planList, ...(events ? { feed: 'list' as const } : {}) }, status: 200, summary: `List ${collection}` }),
     operationRoute(`${collection}.create`, { path: `/${collection}`, methods: ['POST'], action: { kind: 'create', run: (c) => ops(c).create }, status: 201, summary: `Create ${a} ${kind}` }),
-    operationRoute(`${collection}.get`, { path: one, methods: ['GET'], action: { kind: 'read', run: (c) => ops(c).get, ...(events ? { feed: 'id' as const, json: (c: Calendar) => c.events.getJson } : {}) }, status: 200, summary: `Read ${a} ${kind}` }),
+    operationRoute(`${collection}.get`, { path: one, methods: ['GET'], action: { kind: 'read', run: (c) => (events ? c.events.getJson : ops(c).get), ...(events ? { feed: 'id' as const } : {}) }, status: 200, summary: `Read ${a} ${kind}` }),
     operationRoute(`${collection}.update`, { path: one, methods: UPDATE, action: { kind: 'change', run: (c) => ops(c).update }, status: 200, summary: `Update ${a} ${kind}; omitted fields take their defaults` }),
     operationRoute(`${collection}.patch`, { path: one, methods: ['PATCH'], action: { kind: 'change', run: (c) => ops(c).patch }, status: 200, summary: `Change some fields of ${a} ${kind}` }),
     operationRoute(`${collection}.delete`, { path: one, methods: ['DELETE'], action: { kind: 'change', run: (c) => ops(c).delete }, status: 200, summary: `Move ${a} ${kind} to the trash` }),
@@ -128,27 +138,32 @@ export const routes: readonly Route[] = [
 const WEBHOOK_ID = { id: '[A-Za-z0-9_-]+' };
 export const syncRoutes: readonly Route[] = withoutValidators([
   operationRoute('changes.list', {
-    path: '/changes', methods: ['GET'], action: { kind: 'read', run: (c) => c.changes.list }, status: 200,
+    path: '/changes', methods: ['GET'], action: { kind: 'read', run: (c) => plain(c.changes.list) }, status: 200,
     summary: 'The records changed after a sync token, as they are now, and tombstones of those gone; without a token, a token for now',
   }),
-  operationRoute('webhooks.list', { path: '/webhooks', methods: ['GET'], action: { kind: 'read', run: (c) => c.webhooks.list }, status: 200, summary: 'List webhook endpoints (administrators)' }),
+  operationRoute('webhooks.list', { path: '/webhooks', methods: ['GET'], action: { kind: 'read', run: (c) => plain(c.webhooks.list) }, status: 200, summary: 'List webhook endpoints (administrators)' }),
   operationRoute('webhooks.create', {
-    path: '/webhooks', methods: ['POST'], action: { kind: 'create', run: (c) => c.webhooks.create, location: 'id' }, status: 201,
+    path: '/webhooks', methods: ['POST'], action: { kind: 'create', run: (c) => plain(c.webhooks.create), location: 'id' }, status: 201,
     summary: 'Register a webhook endpoint (administrators); the answer carries its secret',
   }),
   operationRoute('webhooks.get', {
-    path: '/webhooks/{id}', methods: ['GET'], action: { kind: 'read', run: (c) => c.webhooks.get }, status: 200,
+    path: '/webhooks/{id}', methods: ['GET'], action: { kind: 'read', run: (c) => plain(c.webhooks.get) }, status: 200,
     summary: 'Read a webhook endpoint, with its secret (administrators)', params: WEBHOOK_ID,
   }),
   operationRoute('webhooks.update', {
-    path: '/webhooks/{id}', methods: ['POST', 'PUT', 'PATCH'], action: { kind: 'write', run: (c) => c.webhooks.update },
+    path: '/webhooks/{id}', methods: ['POST', 'PUT', 'PATCH'], action: { kind: 'write', run: (c) => plain(c.webhooks.update) },
     status: 200, summary: 'Change a webhook endpoint: only the fields sent change (administrators)', params: WEBHOOK_ID,
   }),
   operationRoute('webhooks.delete', {
-    path: '/webhooks/{id}', methods: ['DELETE'], action: { kind: 'write', run: (c) => c.webhooks.delete }, status: 200,
+    path: '/webhooks/{id}', methods: ['DELETE'], action: { kind: 'write', run: (c) => plain(c.webhooks.delete) }, status: 200,
     summary: 'Remove a webhook endpoint and its waiting deliveries (administrators)', params: WEBHOOK_ID,
   }),
 ]);
+
+/** An operation whose answers have no validator (the change feed, webhook endpoints), as a route runs it. */
+function plain(operation: (params: WireArgs, ctx: CallContext) => Promise<object>): RouteOperation {
+  return async (params, ctx) => ({ value: await operation(params, ctx) });
+}
 
 function withoutValidators(table: Route[]): Route[] {
   return table.map((route) => ({ ...route, validators: false }));

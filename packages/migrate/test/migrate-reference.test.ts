@@ -60,7 +60,7 @@ describe.skipIf(!HAVE_FIXTURES)('migrating a recorded reference site', () => {
       categories: [3, 3, 3], tags: [4, 4, 4], venues: [3, 3, 3], organizers: [4, 4, 4], events: [5, 5, 5],
     });
     for (const source of recorded.events) {
-      const got = await cal.events.get({ id: source.id, context: 'edit' }, admin);
+      const got = (await cal.events.get({ id: source.id, context: 'edit' }, admin)).value;
       const want = eventView(source);
       // A draft's modified_utc reads as zeros at the reference; evcal keeps the real instant.
       if (source.modified_utc === '0000-00-00 00:00:00') delete want.modified_utc;
@@ -69,7 +69,7 @@ describe.skipIf(!HAVE_FIXTURES)('migrating a recorded reference site', () => {
     }
     for (const [kind, list] of [['venues', recorded.venues], ['organizers', recorded.organizers]] as const) {
       for (const source of list) {
-        const got = await cal[kind].get({ id: source.id }, admin);
+        const got = (await cal[kind].get({ id: source.id }, admin)).value;
         const { json_ld: _, ...rest } = got;
         expect(rest, `${kind} ${source.id}`).toEqual(source);
       }
@@ -193,7 +193,7 @@ describe.skipIf(!HAVE_FIXTURES)('migrating a recorded reference site', () => {
     data.categories.push({ ...data.categories[0], id: 30, name: 'Talks', slug: 'talks' });
     const third = await migrate(cal, fake);
     expect([third.kinds.events.updated, third.kinds.events.unchanged, third.kinds.categories.created]).toEqual([1, 4, 1]);
-    expect((await cal.events.get({ id: 11 }, admin)).title).toBe('New York Gala (sold out)');
+    expect((await cal.events.get({ id: 11 }, admin)).value.title).toBe('New York Gala (sold out)');
   });
 
   it('reports what a dry run would do and writes nothing', async () => {
@@ -237,7 +237,7 @@ describe.skipIf(!HAVE_FIXTURES)('migrating a recorded reference site', () => {
     await cal.importDataset({ events: [{ id: 8, title: 'Ours', start_date: '2026-12-24 18:00', end_date: '2026-12-24 20:00', status: 'publish' }] });
     const kept = await migrate(cal, fake);
     expect(kept.failed).toEqual([{ kind: 'events', sourceId: 8, name: 'Past Workshop', reason: expect.stringContaining('--new-ids') }]);
-    expect((await cal.events.get({ id: 8 }, admin)).title).toBe('Ours');
+    expect((await cal.events.get({ id: 8 }, admin)).value.title).toBe('Ours');
 
     const fresh = target();
     await fresh.importDataset({ events: [{ id: 8, title: 'Ours', start_date: '2026-12-24 18:00', end_date: '2026-12-24 20:00', status: 'publish' }] });
@@ -249,7 +249,7 @@ describe.skipIf(!HAVE_FIXTURES)('migrating a recorded reference site', () => {
     expect(workshop.id).not.toBe(8);
     expect(workshop.global_id_lineage).toEqual([`events.example.org?id=${workshop.id}`, 'events.example.org?id=8']);
     const venue = (workshop.venue as Json).id;
-    expect((await fresh.venues.get({ id: venue }, admin)).slug).toBe('main-hall');
+    expect((await fresh.venues.get({ id: venue }, admin)).value.slug).toBe('main-hall');
     expect(venue).not.toBe(4);
     const second = await migrate(fresh, fake, { newIds: true });
     expect(Object.values(second.kinds).map((k) => k.created)).toEqual([0, 0, 0, 0, 0]);
@@ -272,7 +272,7 @@ describe.skipIf(!HAVE_FIXTURES)('records no list shows', () => {
     const cal = target();
     const report = await migrate(cal, fake, { findHidden: true });
     expect(report.kinds.events.found).toBe(1);
-    const hidden = await cal.events.get({ id: 20 }, admin);
+    const hidden = (await cal.events.get({ id: 20 }, admin)).value;
     expect([hidden.title, hidden.hide_from_listings]).toEqual(['Hidden Gala', true]);
     const probed = fake.requests.filter((r) => /\/events\/\d+/.test(r.url)).map((r) => Number(/\/events\/(\d+)/.exec(r.url)![1]));
     expect(Math.max(...probed)).toBeLessThanOrEqual(41);
@@ -284,7 +284,7 @@ describe.skipIf(!HAVE_FIXTURES)('records no list shows', () => {
     const cal = target();
     const report = await migrate(cal, fake);
     expect(report.kinds.events.created).toBe(6);
-    const full = await cal.events.get({ id: 21, context: 'edit' }, admin);
+    const full = (await cal.events.get({ id: 21, context: 'edit' }, admin)).value;
     expect(full.description).toBe('<p>Secret.</p>');
     await expect(cal.events.get({ id: 21 }, { links: LINKS })).rejects.toMatchObject({ code: 'event_password_protected' });
     const anonymous = await migrate(target(), fake, { credentials: undefined });

@@ -3,7 +3,7 @@
 // no draft, pending, scheduled, private or password-protected record, and a 404 page for
 // those), answers 304 to a matching If-None-Match (weak tags made as the API's lists make
 // theirs, from the validators of everything the page shows), else renders the page.
-import { isCalendarError, validatorOf, type Calendar, type CallContext, type EventJson } from '@evcal/core';
+import { isCalendarError, type Calendar, type CallContext, type EventJson } from '@evcal/core';
 import { entityTag, noneMatch, parseEntityTags, variantOf } from '@evcal/http';
 import { eventDocument } from './event-view';
 import { html } from './html';
@@ -76,24 +76,24 @@ async function load(calendar: Calendar, { kind, slug }: RecordAddress, call: Cal
   };
   switch (kind) {
     case 'event': {
-      const event = await calendar.events.getBySlug({ slug }, call);
+      const { value: event, validator } = await calendar.events.getBySlug({ slug }, call);
       const series = event.post_parent !== undefined ? await readable(calendar.events.get({ id: event.post_parent }, call)) : undefined;
       const seriesId = event.post_parent ?? (event.recurrence ? event.id : undefined);
       const next = seriesId === undefined ? undefined : await calendar.events.list({ post_parent: seriesId, per_page: NEXT_DATES }, call);
       return {
-        validators: [validatorOf(event), series && validatorOf(series), next?.validator],
-        render: (ctx) => eventDocument(ctx, { event, series, nextDates: next?.body.events as readonly EventJson[] | undefined }),
+        validators: [validator, series?.validator, next?.validator],
+        render: (ctx) => eventDocument(ctx, { event, series: series?.value, nextDates: next?.body.events as readonly EventJson[] | undefined }),
       };
     }
     case 'venue': {
-      const venue = await calendar.venues.getBySlug({ slug }, call);
+      const { value: venue, validator } = await calendar.venues.getBySlug({ slug }, call);
       const events = await upcoming({ venue: [venue.id] });
-      return { validators: [validatorOf(venue), events.validator], render: (ctx) => venueDocument(ctx, venue, events.page) };
+      return { validators: [validator, events.validator], render: (ctx) => venueDocument(ctx, venue, events.page) };
     }
     case 'organizer': {
-      const organizer = await calendar.organizers.getBySlug({ slug }, call);
+      const { value: organizer, validator } = await calendar.organizers.getBySlug({ slug }, call);
       const events = await upcoming({ organizer: [organizer.id] });
-      return { validators: [validatorOf(organizer), events.validator], render: (ctx) => organizerDocument(ctx, organizer, events.page) };
+      return { validators: [validator, events.validator], render: (ctx) => organizerDocument(ctx, organizer, events.page) };
     }
     case 'category':
     case 'tag': {

@@ -17,17 +17,17 @@ describe('the authorize option', () => {
   it('can refuse what the role table allows, for one record', async () => {
     const calendar = await calendarWith((c) => (c.action === 'edit_post' && c.post?.id === 300 ? false : c.allowed));
     await expect(calendar.events.patch({ id: 300, title: 'x' }, admin)).rejects.toMatchObject({ code: 'forbidden' });
-    expect((await calendar.events.patch({ id: 301, title: 'y' }, admin)).title).toBe('y');
+    expect((await calendar.events.patch({ id: 301, title: 'y' }, admin)).value.title).toBe('y');
   });
 
   it('can grant a capability the role lacks', async () => {
     const calendar = await calendarWith((c) => (c.action === 'publish_events' && c.principal?.id === 4 ? true : c.allowed));
-    expect((await calendar.events.create({ ...event, status: 'publish' }, contributor)).status).toBe('publish');
+    expect((await calendar.events.create({ ...event, status: 'publish' }, contributor)).value.status).toBe('publish');
   });
 
   it('decides single reads', async () => {
     const calendar = await calendarWith((c) => (c.action === 'read_post' && c.principal === undefined && c.post?.id === 301 ? false : c.allowed));
-    expect((await calendar.events.get({ id: 300 })).id).toBe(300);
+    expect((await calendar.events.get({ id: 300 })).value.id).toBe(300);
     await expect(calendar.events.get({ id: 301 })).rejects.toMatchObject({ code: 'event_not_accessible' });
   });
 

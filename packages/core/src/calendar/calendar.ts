@@ -18,7 +18,7 @@ import type { OrganizerWriteInput, VenueWriteInput } from '../linked-posts/linke
 import type {
   CategoryListJson, EventJson, EventListJson, OrganizerJson, OrganizerListJson, TagListJson, VenueJson, VenueListJson,
 } from '../represent/schemas';
-import type { Validated } from '../kernel/validators';
+import type { Representation } from '../kernel/representation';
 import { termOperations, type TermOperations } from '../terms/terms';
 import { readChanges } from '../changes/change-feed';
 import type { ChangeListener } from '../kernel/context';
@@ -28,13 +28,14 @@ import type { ChangesInput } from '../changes/change-args';
 import { createIdempotentRunner, type IdempotentRunner } from '../kernel/idempotency';
 import { keptReads, type KeptRead } from '../kernel/kept-reads';
 
-type Json = Validated<EventJson>;
+type Json = Representation<EventJson>;
 
 /**
  * The operations of `/events`. Each takes the request parameters as one object (path
  * parameters included: `{ id: 12, password: '…' }`), typed from the declarations that
  * validate them, and returns the wire representation, typed from its schema
- * (represent/schemas.ts). Every representation carries its validator (`validatorOf`).
+ * (represent/schemas.ts). A single record comes as a `Representation`: `{ value, validator }`
+ * (and `bytes`, its JSON text, when that was already made); lists as a `ListResult`.
  */
 export interface EventOperations {
   list(input?: EventListInput, ctx?: CallContext): Promise<ListResult<EventListJson>>;
@@ -42,9 +43,9 @@ export interface EventOperations {
   planList(input?: EventListInput, ctx?: CallContext): Promise<ListPlan<EventListJson>>;
   get(input: EventGetInput, ctx?: CallContext): Promise<Json>;
   /**
-   * `get`'s answer as its JSON text (UTF-8) and validator, kept by the storage's change counter
-   * (kept-reads.ts): what a binding sends as it is. A read asked again costs one read of the
-   * change counter.
+   * `get`'s answer with its JSON text (UTF-8) always made, kept by the storage's change counter
+   * (kept-reads.ts): what a binding sends as it is, and when it may send it again (`stable`). A
+   * read asked again costs one read of the change counter.
    */
   getJson(input: EventGetInput, ctx?: CallContext): Promise<KeptRead<EventJson>>;
   getBySlug(input: EventGetBySlugInput, ctx?: CallContext): Promise<Json>;
@@ -115,7 +116,7 @@ export interface Calendar {
    * text (`replayed: true`) and writes nothing. Another fingerprint with the key is refused
    * (`idempotency_key_reused`), and so is a repeat while the first runs (`idempotency_key_in_use`).
    *
-   *     const out = await calendar.idempotent({ key, fingerprint }, ctx, (c) => calendar.events.create(input, c), JSON.stringify);
+   *     const out = await calendar.idempotent({ key, fingerprint }, ctx, (c) => calendar.events.create(input, c), (r) => JSON.stringify(r.value));
    */
   readonly idempotent: IdempotentRunner;
 }

@@ -9,7 +9,7 @@ const admin = { principal: { id: 1, role: 'administrator' } };
 async function populated() {
   const storage = createMemoryStorage();
   const calendar = createCalendar({ storage, timezone: 'Europe/Rome', now: () => Date.UTC(2026, 10, 22, 12) });
-  const cat = await calendar.categories.create({ name: 'Music' }, admin);
+  const cat = (await calendar.categories.create({ name: 'Music' }, admin)).value;
   await calendar.categories.create({ name: 'Jazz', parent: cat.id }, admin);
   await calendar.tags.create({ name: 'Free' }, admin);
   await calendar.events.create({
@@ -19,9 +19,9 @@ async function populated() {
     organizer: [{ organizer: 'Ada', email: 'ada@example.com' }],
   }, admin);
   await calendar.events.create({ title: 'Draft', status: 'draft', start_date: '2026-12-02', end_date: '2026-12-02', all_day: true }, admin);
-  const trashed = await calendar.events.create({ title: 'Gone', start_date: '2026-12-03 10:00', end_date: '2026-12-03 11:00' }, admin);
+  const trashed = (await calendar.events.create({ title: 'Gone', start_date: '2026-12-03 10:00', end_date: '2026-12-03 11:00' }, admin)).value;
   await calendar.events.delete({ id: trashed.id }, admin);
-  await calendar.tags.delete({ id: (await calendar.tags.create({ name: 'Deleted' }, admin)).id }, admin);
+  await calendar.tags.delete({ id: (await calendar.tags.create({ name: 'Deleted' }, admin)).value.id }, admin);
   return { storage, calendar };
 }
 

@@ -29,7 +29,7 @@ describe('createRecordBuilder', () => {
     expect(built.event).toMatchObject({ id: 8, title: 'Gig', categoryIds: [3], venueIds: [4], timezone: 'Europe/Rome' });
     // The event was built, not stored: the caller decides whether to insert or replace it.
     expect(await cal.config.storage.events.get(8)).toBeUndefined();
-    expect((await cal.categories.get({ id: 3 })).name).toBe('Jazz');
+    expect((await cal.categories.get({ id: 3 })).value.name).toBe('Jazz');
   });
 
   it('refuses a bad record with the dataset error naming its path', async () => {

@@ -21,11 +21,11 @@ describe('global_id_lineage through datasets', () => {
         { id: 9, title: 'Here', start_date: '2026-12-01 20:00:00', end_date: '2026-12-01 23:00:00', status: 'publish' },
       ],
     });
-    const gig = await cal.events.get({ id: 8 }, { links });
+    const gig = (await cal.events.get({ id: 8 }, { links })).value;
     expect(gig.global_id_lineage).toEqual(['new.example?id=8', SOURCE, 'older.example?id=2']);
     expect((gig.venue as Record<string, unknown>).global_id_lineage).toEqual(['new.example?id=4', 'events.example.org?id=4']);
     expect((gig.organizer as Record<string, unknown>[])[0]!.global_id_lineage).toEqual(['new.example?id=6', 'older.example?id=1']);
-    expect((await cal.events.get({ id: 9 }, { links })).global_id_lineage).toEqual(['new.example?id=9']);
+    expect((await cal.events.get({ id: 9 }, { links })).value.global_id_lineage).toEqual(['new.example?id=9']);
   });
 
   it('survives an export and an import', async () => {
@@ -35,7 +35,7 @@ describe('global_id_lineage through datasets', () => {
     expect(exported.events[0]!.global_id_lineage).toEqual([SOURCE]);
     const again = calendar();
     await again.importDataset(JSON.parse(JSON.stringify(exported)));
-    expect((await again.events.get({ id: 8 }, { links })).global_id_lineage).toEqual(['new.example?id=8', SOURCE]);
+    expect((await again.events.get({ id: 8 }, { links })).value.global_id_lineage).toEqual(['new.example?id=8', SOURCE]);
   });
 
   it('refuses a lineage that is not a list of global ids', async () => {

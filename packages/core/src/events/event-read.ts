@@ -19,7 +19,7 @@ import { modifiedRange, modifiedValidity } from '../shared/shared-args';
 import { narrowed } from '../time/validity';
 import { visibility } from '../shared/status-filter';
 import { termFilterIds } from '../terms/term-refs';
-import type { Validated } from '../kernel/validators';
+import type { Representation } from '../kernel/representation';
 import type { EventJson, EventListJson } from '../represent/schemas';
 
 type Input = WireArgs;
@@ -88,14 +88,14 @@ async function listEvents(
 }
 
 /** `GET /events/{id}`. */
-export async function getEvent(call: Call, input: Input): Promise<Validated<EventJson>> {
+export async function getEvent(call: Call, input: Input): Promise<Representation<EventJson>> {
   const { values } = await parseArgs(EVENT_ARGS.get, input, call.args);
   const event = await findEventOrFail(call, values.id!);
   return readable(call, event, values);
 }
 
 /** `GET /events/by-slug/{slug}`. */
-export async function getEventBySlug(call: Call, input: Input): Promise<Validated<EventJson>> {
+export async function getEventBySlug(call: Call, input: Input): Promise<Representation<EventJson>> {
   const { values } = await parseArgs(EVENT_ARGS.getBySlug, input, call.args);
   const event = (await call.storage.events.getBySlug(values.slug!))!;
   return readable(call, event, values);

@@ -6,7 +6,8 @@ import { eventJson, relatedIds, type EventJson, type Related } from '../represen
 import type { ArgMemo, MemoRecords } from '../kernel/args';
 import type { Call } from '../kernel/call';
 import { isUnlocked, type Unlock } from '../shared/post-access';
-import { eventValidator, withJsonText, withValidator, type Validated } from '../kernel/validators';
+import { eventValidator } from '../kernel/validators';
+import { parsedLazily, represented, type Representation } from '../kernel/representation';
 
 export async function loadRelated(call: Call, events: readonly EventRecord[]): Promise<Related> {
   const ids = relatedIds(events);
@@ -75,24 +76,21 @@ function cachedJson(call: Call, event: EventRecord, related: Related, options: R
 }
 
 /**
- * A single read of an event: its text rendered once per state and view (render-cache.ts), and
- * the object parsed from it, carrying it (`jsonTextOf`), so a binding sends the text as it is.
- * Parsing the kept text costs a fraction of rendering and serialising the event again.
+ * A single read of an event: its text rendered once per state and view (render-cache.ts), as
+ * the representation's `bytes`, which a binding sends as they are; the value is parsed from
+ * them only when asked for, which costs a fraction of rendering the event again.
  */
-export async function readEvent(call: Call, event: EventRecord, options: RenderOptions): Promise<Validated<EventJson>> {
+export async function readEvent(call: Call, event: EventRecord, options: RenderOptions): Promise<Representation<EventJson>> {
   if (!call.config.renderCache.keeps) return renderEvent(call, event, options);
   const related = await loadRelated(call, [event]);
   const validator = eventValidator(event, related);
-  const text = cachedJson(call, event, related, options, validator);
-  return withValidator(withJsonText(JSON.parse(utf8.decode(text)) as EventJson, text), validator);
+  return parsedLazily(cachedJson(call, event, related, options, validator), validator);
 }
 
-const utf8 = new TextDecoder();
-
 /** Renders one event (single reads, and the answers of writes), with its validator. */
-export async function renderEvent(call: Call, event: EventRecord, options: RenderOptions = {}, loaded?: Related): Promise<Validated<EventJson>> {
+export async function renderEvent(call: Call, event: EventRecord, options: RenderOptions = {}, loaded?: Related): Promise<Representation<EventJson>> {
   const related = loaded ?? await loadRelated(call, [event]);
-  return withValidator(renderWith(call, event, related, options), eventValidator(event, related));
+  return represented(renderWith(call, event, related, options), eventValidator(event, related));
 }
 
 /** What this caller sees of an event and its venues and organizers: shown in full, redacted, or left out. */

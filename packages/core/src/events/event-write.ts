@@ -12,7 +12,8 @@ import { deleteAnyEvent, insertEvent, updateAnyEvent } from './series-write';
 import { applyEventWrite, blankEvent } from './event-apply';
 import { findEventOrFail } from './event-read';
 import { loadRelated, renderEvent } from './event-render';
-import { checkPreconditions, eventValidator, needsValidator, type Validated } from '../kernel/validators';
+import { checkPreconditions, eventValidator, needsValidator } from '../kernel/validators';
+import type { Representation } from '../kernel/representation';
 import { runWrite } from '../kernel/write';
 import type { EventJson } from '../represent/schemas';
 
@@ -20,7 +21,7 @@ type Input = WireArgs;
 /** The parsed path parameter that names the event of an update or delete. */
 type EventKey = { readonly id?: number; readonly slug?: string };
 
-export async function createEvent(call: Call, input: Input): Promise<Validated<EventJson>> {
+export async function createEvent(call: Call, input: Input): Promise<Representation<EventJson>> {
   const { event, related } = await runWrite(call, async (c) => {
     const { values } = await parseArgs(EVENT_ARGS.create, input, c.args);
     requirePermission(c, c.permissions.can('edit_events'));
@@ -41,7 +42,7 @@ async function written(c: WriteCall, event: EventRecord) {
 }
 
 /** POST/PUT (`replace`) or PATCH (`patch`) on `/events/{id}` or `/events/by-slug/{slug}`. */
-export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'patch', by: 'id' | 'slug'): Promise<Validated<EventJson>> {
+export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'patch', by: 'id' | 'slug'): Promise<Representation<EventJson>> {
   const { event, related } = await runWrite(call, async (c) => {
     const { values } = await parseArgs(EVENT_ARGS[mode === 'replace' ? (by === 'id' ? 'update' : 'updateBySlug') : (by === 'id' ? 'patch' : 'patchBySlug')], input, c.args);
     const current = await authorizeOnEvent(c, values, 'edit', by);
@@ -52,7 +53,7 @@ export async function updateEvent(call: Call, input: Input, mode: 'replace' | 'p
 }
 
 /** DELETE: moves the event to the trash; 410 when it already is there. */
-export async function deleteEvent(call: Call, input: Input, by: 'id' | 'slug'): Promise<Validated<EventJson>> {
+export async function deleteEvent(call: Call, input: Input, by: 'id' | 'slug'): Promise<Representation<EventJson>> {
   const key: typeof EVENT_ARGS.delete | typeof EVENT_ARGS.deleteBySlug = by === 'id' ? EVENT_ARGS.delete : EVENT_ARGS.deleteBySlug;
   const trashed = await runWrite(call, async (c) => {
     const { values } = await parseArgs(key, input, c.args);

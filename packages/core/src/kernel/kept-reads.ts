@@ -10,55 +10,50 @@ import { createPlanCache, keyOf, type PlanCache } from './plan-cache';
 import type { Call } from './call';
 import type { CalendarConfig, ListStability } from './context';
 import { ALWAYS } from '../time/validity';
-import { jsonTextOf, validatorOf, withJsonText, withValidator, type Validated } from './validators';
+import { parsedLazily, type Representation } from './representation';
 
-/** A single read's answer as a binding sends it: its JSON text (UTF-8) and its validator. */
-export interface KeptRead<B extends object> {
-  readonly validator: string;
+/**
+ * A single read's answer as a binding sends it: a representation whose JSON text (UTF-8) is
+ * always there (`value` is parsed from it when first asked for, an object of the caller's own).
+ */
+export interface KeptRead<B> extends Representation<B> {
+  readonly bytes: Uint8Array;
   /**
    * What the validator was made at: the change counter read before the answer, for all time (a
    * single read does not read the clock). While `Calendar.listUnchanged(stable)` says so, the
    * same request gets the same answer, which a binding may send again without asking.
    */
   readonly stable: ListStability;
-  readonly json: Uint8Array;
-  /** The answer as an object of the caller's own (parsed from `json`). */
-  body(): Validated<B>;
 }
 
 type Input = WireArgs;
 
-/** The kept reads of one operation: `json` is `run`'s answer, kept; `get` the same as an object of the caller's own. */
-export interface KeptReads<B extends object> {
-  json(call: Call, input: Input, run: () => Promise<Validated<B>>): Promise<KeptRead<B>>;
-  get(call: Call, input: Input, run: () => Promise<Validated<B>>): Promise<Validated<B>>;
+/** The kept reads of one operation: `json` is `run`'s answer, kept; `get` the same, or `run`'s answer when nothing is kept. */
+export interface KeptReads<B> {
+  json(call: Call, input: Input, run: () => Promise<Representation<B>>): Promise<KeptRead<B>>;
+  get(call: Call, input: Input, run: () => Promise<Representation<B>>): Promise<Representation<B>>;
 }
 
-export function keptReads<B extends object>(config: CalendarConfig): KeptReads<B> {
-  const reads: PlanCache<object, { validator: string; json: Uint8Array }> = createPlanCache(config.listCache);
+export function keptReads<B>(config: CalendarConfig): KeptReads<B> {
+  const reads: PlanCache<object, { validator: string; bytes: Uint8Array }> = createPlanCache(config.listCache);
   const keeps = config.listCache.plans > 0 && config.listCache.budget.bytes > 0;
-  const json = async (call: Call, input: Input, run: () => Promise<Validated<B>>): Promise<KeptRead<B>> => {
+  const json = async (call: Call, input: Input, run: () => Promise<Representation<B>>): Promise<KeptRead<B>> => {
     // Read first: the answer read after it is never older than the counter it is kept under.
     const lastChange = await call.storage.lastChange();
     const key = keyOf(call, lastChange, input);
     const read = async () => {
-      const body = await run();
-      return { validator: validatorOf(body)!, json: jsonTextOf(body) ?? utf8.encode(JSON.stringify(body)) };
+      // `value` only when there are no bytes: reading it may parse them.
+      const answer = await run();
+      return { validator: answer.validator, bytes: answer.bytes ?? utf8.encode(JSON.stringify(answer.value)) };
     };
-    const kept = key === undefined ? await read() : await reads.read(key, read, (r) => r.json.byteLength);
-    return {
-      validator: kept.validator,
-      stable: { change: lastChange, from: ALWAYS.from, until: ALWAYS.until },
-      json: kept.json,
-      body: () => withValidator(withJsonText(JSON.parse(utf8Decoder.decode(kept.json)) as B, kept.json), kept.validator),
-    };
+    const kept = key === undefined ? await read() : await reads.read(key, read, (r) => r.bytes.byteLength);
+    return parsedLazily(kept.bytes, kept.validator, { stable: { change: lastChange, from: ALWAYS.from, until: ALWAYS.until } });
   };
   return {
     json,
     // A calendar that keeps nothing (renderCache: 0) answers as it reads.
-    get: async (call, input, run) => (keeps ? (await json(call, input, run)).body() : run()),
+    get: async (call, input, run) => (keeps ? json(call, input, run) : run()),
   };
 }
 
 const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder();

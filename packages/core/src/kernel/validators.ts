@@ -9,12 +9,6 @@ import { msg } from '../domain/messages';
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../model/records';
 import type { Related } from '../represent/event-json';
 
-/** The key under which a representation carries its validator (not enumerable, so never serialised). */
-export const VALIDATOR: unique symbol = Symbol.for('evcal.validator');
-
-/** A representation returned by an operation, with its validator. */
-export type Validated<T extends object> = T & { readonly [VALIDATOR]?: string };
-
 /**
  * Conditions on the current state of the record a write addresses, as validators: the write
  * proceeds when `ifMatch` names the current state (`'*'`: any state), and is refused when
@@ -23,37 +17,6 @@ export type Validated<T extends object> = T & { readonly [VALIDATOR]?: string };
 export interface Preconditions {
   readonly ifMatch?: '*' | readonly string[];
   readonly ifNoneMatch?: '*' | readonly string[];
-}
-
-/** The key under which a representation read from the render cache carries its JSON text (not enumerable). */
-const JSON_TEXT = Symbol.for('evcal.jsonText');
-
-/**
- * The JSON text (UTF-8) a representation was parsed from, if it was: what a binding may send
- * as it is instead of serialising the object again. Only for a representation as an
- * operation returned it (a changed object no longer matches its text).
- */
-export function jsonTextOf(representation: object): Uint8Array | undefined {
-  const text: unknown = Reflect.get(representation, JSON_TEXT);
-  return text instanceof Uint8Array ? text : undefined;
-}
-
-/** `body` carrying the JSON text it was parsed from (a hidden property, as the validator). */
-export function withJsonText<T extends object>(body: T, text: Uint8Array): T {
-  Object.defineProperty(body, JSON_TEXT, { value: text, enumerable: false });
-  return body;
-}
-
-/** The validator an operation's result carries, if any. */
-export function validatorOf(representation: object): string | undefined {
-  const validator: unknown = Reflect.get(representation, VALIDATOR);
-  return typeof validator === 'string' ? validator : undefined;
-}
-
-/** `body` carrying `validator` (a hidden property: JSON and object spreads leave it out). */
-export function withValidator<T extends object>(body: T, validator: string): Validated<T> {
-  Object.defineProperty(body, VALIDATOR, { value: validator, enumerable: false });
-  return body;
 }
 
 /** An event's state: its revision and that of each venue, organizer and term it embeds (with term counts). */

@@ -25,14 +25,14 @@ import { explicitDates, isUnlocked } from '../shared/post-access';
 import { publishDates, resolveSlug, scaleBackStatus, scheduleStatus, stamps } from '../shared/post-write';
 import { modifiedRange, modifiedValidity, resolveImage } from '../shared/shared-args';
 import { EDITOR_STATUSES, PUBLIC_STATUSES, visibility, type Visibility } from '../shared/status-filter';
-import { checkPreconditions, linkedPostValidator, withValidator } from '../kernel/validators';
+import { checkPreconditions, linkedPostValidator } from '../kernel/validators';
+import { represented, type Representation } from '../kernel/representation';
 import { runWrite } from '../kernel/write';
 import type {
   LinkedPostGetBySlugInput, LinkedPostGetInput, LinkedPostIdInput, LinkedPostListInput, LinkedPostSlugInput,
 } from './linked-post-inputs';
 import type { OrganizerJson, OrganizerListJson, VenueJson, VenueListJson } from '../represent/schemas';
 import type { OrganizerWriteInput, VenueWriteInput } from './linked-post-inputs';
-import type { Validated } from '../kernel/validators';
 
 type LinkedRecord = VenueRecord | OrganizerRecord;
 /**
@@ -53,17 +53,17 @@ export interface LinkedPostOperations<
   list(input?: LinkedPostListInput, ctx?: CallContext): Promise<ListResult<L>>;
   /** The list parsed and validated, with its validator, before it is read (see ListPlan). */
   planList(input?: LinkedPostListInput, ctx?: CallContext): Promise<ListPlan<L>>;
-  get(input: LinkedPostGetInput, ctx?: CallContext): Promise<Validated<J>>;
-  getBySlug(input: LinkedPostGetBySlugInput, ctx?: CallContext): Promise<Validated<J>>;
-  create(input: W, ctx?: CallContext): Promise<Validated<J>>;
+  get(input: LinkedPostGetInput, ctx?: CallContext): Promise<Representation<J>>;
+  getBySlug(input: LinkedPostGetBySlugInput, ctx?: CallContext): Promise<Representation<J>>;
+  create(input: W, ctx?: CallContext): Promise<Representation<J>>;
   /** POST/PUT on an existing record: omitted status, map flags, image and stateprovince take their defaults. */
-  update(input: W & LinkedPostIdInput, ctx?: CallContext): Promise<Validated<J>>;
-  updateBySlug(input: W & LinkedPostSlugInput, ctx?: CallContext): Promise<Validated<J>>;
+  update(input: W & LinkedPostIdInput, ctx?: CallContext): Promise<Representation<J>>;
+  updateBySlug(input: W & LinkedPostSlugInput, ctx?: CallContext): Promise<Representation<J>>;
   /** PATCH: only the fields sent change. */
-  patch(input: W & LinkedPostIdInput, ctx?: CallContext): Promise<Validated<J>>;
-  patchBySlug(input: W & LinkedPostSlugInput, ctx?: CallContext): Promise<Validated<J>>;
-  delete(input: LinkedPostIdInput, ctx?: CallContext): Promise<Validated<J>>;
-  deleteBySlug(input: LinkedPostSlugInput, ctx?: CallContext): Promise<Validated<J>>;
+  patch(input: W & LinkedPostIdInput, ctx?: CallContext): Promise<Representation<J>>;
+  patchBySlug(input: W & LinkedPostSlugInput, ctx?: CallContext): Promise<Representation<J>>;
+  delete(input: LinkedPostIdInput, ctx?: CallContext): Promise<Representation<J>>;
+  deleteBySlug(input: LinkedPostSlugInput, ctx?: CallContext): Promise<Representation<J>>;
 }
 
 export function linkedPostOperations(kind: 'venue', config: CalendarConfig): LinkedPostOperations<VenueJson, VenueListJson, VenueWriteInput>;
@@ -87,7 +87,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
     }
     const unlocked = isUnlocked(call, kind, post, values);
     const body = render(call, post, { jsonLd: unlocked });
-    return withValidator(unlocked ? body : redactProtected(body), linkedPostValidator(kind, post));
+    return represented(unlocked ? body : redactProtected(body), linkedPostValidator(kind, post));
   };
 
   const write = async (specs: typeof args.update | typeof args.updateBySlug, input: Input, ctx: CallContext | undefined, mode: 'replace' | 'patch') => {
@@ -101,7 +101,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       await collection(c).replace(updated);
       return updated;
     });
-    return withValidator(render(call, next), linkedPostValidator(kind, next));
+    return represented(render(call, next), linkedPostValidator(kind, next));
   };
 
   const remove = async (specs: typeof args.delete | typeof args.deleteBySlug, input: Input, ctx?: CallContext) => {
@@ -121,7 +121,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
       await c.storage.events.unlink(kind, post.id, c.storage.change);
       return record;
     });
-    return withValidator(render(call, trashed), linkedPostValidator(kind, trashed));
+    return represented(render(call, trashed), linkedPostValidator(kind, trashed));
   };
 
   const runList = async (
@@ -179,7 +179,7 @@ export function linkedPostOperations(kind: LinkedPostKind, config: CalendarConfi
         requirePermission(c, c.permissions.can(`edit_${kind}s`));
         return (await collection(c).get(await createOrReuse(c, kind, values)))!;
       });
-      return withValidator(render(call, post), linkedPostValidator(kind, post));
+      return represented(render(call, post), linkedPostValidator(kind, post));
     },
     update: (input, ctx) => write(args.update, input, ctx, 'replace'),
     updateBySlug: (input, ctx) => write(args.updateBySlug, input, ctx, 'replace'),

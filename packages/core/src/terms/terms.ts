@@ -17,7 +17,8 @@ import { listKeys, listLinks, listResult, listViewKey, pageOffset, parseList, pl
 import { TERM_ARGS } from './term-args';
 import { canManageTerms, findTerms, termCollection } from './term-refs';
 import { modifiedRange, modifiedValidity } from '../shared/shared-args';
-import { checkPreconditions, termValidator, withValidator, type Validated } from '../kernel/validators';
+import { checkPreconditions, termValidator } from '../kernel/validators';
+import { represented, type Representation } from '../kernel/representation';
 import { runWrite } from '../kernel/write';
 import type { TermCreateInput, TermGetInput, TermListInput, TermUpdateInput } from './term-inputs';
 import type { CategoryListJson, TagListJson, TermJson } from '../represent/schemas';
@@ -29,12 +30,12 @@ export interface TermOperations<L extends object = Record<string, unknown>> {
   list(input?: TermListInput, ctx?: CallContext): Promise<ListResult<L>>;
   /** The list parsed and validated, with its validator, before it is read (see ListPlan). */
   planList(input?: TermListInput, ctx?: CallContext): Promise<ListPlan<L>>;
-  get(input: TermGetInput, ctx?: CallContext): Promise<Validated<TermJson>>;
-  create(input: TermCreateInput, ctx?: CallContext): Promise<Validated<TermJson>>;
+  get(input: TermGetInput, ctx?: CallContext): Promise<Representation<TermJson>>;
+  create(input: TermCreateInput, ctx?: CallContext): Promise<Representation<TermJson>>;
   /** POST, PUT and PATCH alike: only the fields sent change. */
-  update(input: TermUpdateInput, ctx?: CallContext): Promise<Validated<TermJson>>;
+  update(input: TermUpdateInput, ctx?: CallContext): Promise<Representation<TermJson>>;
   /** Deletes for good; events lose the term. Returns the term as it was. */
-  delete(input: TermGetInput, ctx?: CallContext): Promise<Validated<TermJson>>;
+  delete(input: TermGetInput, ctx?: CallContext): Promise<Representation<TermJson>>;
 }
 
 /** The orderby values read (others sort by name); a Map, so that `constructor` or `__proto__` is no key. */
@@ -53,9 +54,9 @@ export function termOperations(taxonomy: Taxonomy, config: CalendarConfig): Term
 
   const count = async (call: Call, id: number) => (await call.storage.events.countByTerm(taxonomy, [id], ['publish'])).get(id) ?? 0;
   const validator = async (call: Call, term: TermRecord) => termValidator(taxonomy, term, await count(call, term.id));
-  const render = async (call: Call, term: TermRecord, withLinks = true): Promise<Validated<TermJson>> => {
+  const render = async (call: Call, term: TermRecord, withLinks = true): Promise<Representation<TermJson>> => {
     const n = await count(call, term.id);
-    return withValidator(termJson(call.links, taxonomy, term, n, withLinks), termValidator(taxonomy, term, n));
+    return represented(termJson(call.links, taxonomy, term, n, withLinks), termValidator(taxonomy, term, n));
   };
   /** A write on an existing term: preconditions are checked against its state first. */
   const checked = async (c: WriteCall, term: TermRecord) => {

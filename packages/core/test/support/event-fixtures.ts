@@ -3,7 +3,7 @@
 import type { Calendar } from '@evcal/core';
 import { POSTER, admin, as, makeCalendar } from '../helpers';
 
-type Created<K extends 'events' | 'venues' | 'organizers' | 'categories' | 'tags'> = Awaited<ReturnType<Calendar[K]['create']>>;
+type Created<K extends 'events' | 'venues' | 'organizers' | 'categories' | 'tags'> = Awaited<ReturnType<Calendar[K]['create']>>['value'];
 
 /** What `setup` makes. */
 export interface Fixture {
@@ -19,19 +19,19 @@ export interface Fixture {
 /** A calendar with one venue, two organizers, a category and a tag. */
 export async function setup(): Promise<Fixture> {
   const calendar = makeCalendar();
-  const venue = await calendar.venues.create({ venue: 'Blue Room', city: 'Springfield' }, as(admin));
-  const venue2 = await calendar.venues.create({ venue: 'Red Room', city: 'Shelbyville' }, as(admin));
-  const org1 = await calendar.organizers.create({ organizer: 'Jane Doe' }, as(admin));
-  const org2 = await calendar.organizers.create({ organizer: 'John Roe' }, as(admin));
-  const category = await calendar.categories.create({ name: 'Live Music' }, as(admin));
-  const tag = await calendar.tags.create({ name: 'Outdoor' }, as(admin));
+  const venue = (await calendar.venues.create({ venue: 'Blue Room', city: 'Springfield' }, as(admin))).value;
+  const venue2 = (await calendar.venues.create({ venue: 'Red Room', city: 'Shelbyville' }, as(admin))).value;
+  const org1 = (await calendar.organizers.create({ organizer: 'Jane Doe' }, as(admin))).value;
+  const org2 = (await calendar.organizers.create({ organizer: 'John Roe' }, as(admin))).value;
+  const category = (await calendar.categories.create({ name: 'Live Music' }, as(admin))).value;
+  const tag = (await calendar.tags.create({ name: 'Outdoor' }, as(admin))).value;
   return { calendar, venue, venue2, org1, org2, category, tag };
 }
 
 /** An event with every optional field set to a non-default value. */
 export async function fullEvent(): Promise<Fixture & { readonly event: Created<'events'> }> {
   const s = await setup();
-  const event = await s.calendar.events.create({
+  const event = (await s.calendar.events.create({
     title: 'Jazz Night',
     description: 'Live quartet.',
     excerpt: 'Short version.',
@@ -55,7 +55,7 @@ export async function fullEvent(): Promise<Fixture & { readonly event: Created<'
     tags: [s.tag.id],
     venue: s.venue.id,
     organizer: [s.org1.id, s.org2.id],
-  }, as(admin));
+  }, as(admin))).value;
   return { ...s, event };
 }
 

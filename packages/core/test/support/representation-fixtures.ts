@@ -17,17 +17,17 @@ export const EVENT_KEYS = [
 /** A calendar at https://example.com with a venue, two organizers, a category and a tag. */
 export async function setup() {
   const calendar = makeCalendar({ siteUrl: SITE, apiRoot: API });
-  const venue = await calendar.venues.create({
+  const venue = (await calendar.venues.create({
     venue: 'Blue Room', description: 'Basement club.', address: '1 Main St', city: 'Springfield', country: 'United States',
     province: 'Prov', state: 'IL', zip: '62701', phone: '+1 555 0100', website: 'https://blueroom.example',
     image: POSTER.id, geo_lat: 39.8, geo_lng: -89.65,
-  }, as(admin));
-  const venue2 = await calendar.venues.create({ venue: 'Red Room' }, as(admin));
-  const jane = await calendar.organizers.create({
+  }, as(admin))).value;
+  const venue2 = (await calendar.venues.create({ venue: 'Red Room' }, as(admin))).value;
+  const jane = (await calendar.organizers.create({
     organizer: 'Jane Doe', description: 'DJ.', phone: '+1 555 0199', website: 'https://jane.example', email: 'jane@example.com', image: POSTER.id,
-  }, as(admin));
-  const john = await calendar.organizers.create({ organizer: 'John Roe' }, as(admin));
-  const music = await calendar.categories.create({ name: 'Live Music' }, as(admin));
-  const outdoor = await calendar.tags.create({ name: 'Outdoor' }, as(admin));
+  }, as(admin))).value;
+  const john = (await calendar.organizers.create({ organizer: 'John Roe' }, as(admin))).value;
+  const music = (await calendar.categories.create({ name: 'Live Music' }, as(admin))).value;
+  const outdoor = (await calendar.tags.create({ name: 'Outdoor' }, as(admin))).value;
   return { calendar, venue, venue2, jane, john, music, outdoor };
 }
