@@ -55,8 +55,9 @@ export function withAccessLog(
       const context: Logged = { id, started, logger, trustProxy };
       (req as Served)[CONTEXT] = context;
       if (logsStarts) logger.debug('request started', requestFields(req, context));
-      // One function for every response (it finds its request on `res.req`): nothing made per request.
-      res.once('close', logClosed);
+      // One function for every response (it finds its request on `res.req`): nothing made per
+      // request. `on`, not `once`: a response closes once, and `once` makes a wrapper each time.
+      res.on('close', logClosed);
     } else {
       (req as Served)[CONTEXT] = { id, started };
     }
@@ -68,13 +69,15 @@ export function withAccessLog(
 function logClosed(this: ServerResponse): void {
   const req = this.req;
   const context = requestContextOf(req) as Logged;
-  const fields = requestFields(req, context);
-  fields.status = this.writableFinished ? this.statusCode : 499;
-  fields.duration_ms = Math.round((performance.now() - context.started) * 10) / 10;
-  fields.user_id = context.userId ?? null;
-  context.logger.info('request', fields);
+  context.logger.info('request', {
+    request_id: context.id, method: req.method, path: redactedPath(req.url ?? '/'), address: addressOf(req, context.trustProxy),
+    status: this.writableFinished ? this.statusCode : 499,
+    duration_ms: Math.round((performance.now() - context.started) * 10) / 10,
+    user_id: context.userId ?? null,
+  });
 }
 
+/** The fields of a request's `request started` line (debug). */
 function requestFields(req: IncomingMessage, context: Logged): Record<string, unknown> {
   return { request_id: context.id, method: req.method, path: redactedPath(req.url ?? '/'), address: addressOf(req, context.trustProxy) };
 }
