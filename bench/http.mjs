@@ -53,8 +53,8 @@ function startLogReader() {
   let out = '';
   reader.stdout.on('data', (d) => (out += d));
   const finished = new Promise((resolve) => reader.once('exit', () => {
-    const m = /log-reader lines (\d+) bytes (\d+)/.exec(out);
-    resolve(m ? { lines: Number(m[1]), bytes: Number(m[2]) } : undefined);
+    const m = /log-reader lines (\d+) bytes (\d+) cpu_us (\d+)/.exec(out);
+    resolve(m ? { lines: Number(m[1]), bytes: Number(m[2]), cpuPerLineUs: Number(m[3]) / Math.max(1, Number(m[1])) } : undefined);
   }));
   return { reader, finished };
 }
@@ -209,7 +209,7 @@ try {
   if (logs) {
     // What the log reader read: with default logging, a line per request served.
     results.log = (await logs.finished) ?? null;
-    if (results.log) log(`the log reader read ${results.log.lines} lines (${(results.log.bytes / 1e6).toFixed(1)} MB)`);
+    if (results.log) log(`the log reader read ${results.log.lines} lines (${(results.log.bytes / 1e6).toFixed(1)} MB), ${results.log.cpuPerLineUs.toFixed(2)} µs of its CPU a line`);
   }
   if (baseline) await stop(baseline.child);
   for (const c of cleanups.reverse()) await c();

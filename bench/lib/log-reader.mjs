@@ -2,7 +2,7 @@
 // through a pipe): reads every line as it comes. Run as its own process with the server's
 // stdout as its stdin; it prints the server's "listening" line on its own stdout (the benchmark
 // waits for it), and on the server's end of output the number of lines and bytes it read, as
-// `log-reader lines <n> bytes <b>`.
+// `log-reader lines <n> bytes <b> cpu_us <its own CPU>`.
 //   node bench/lib/log-reader.mjs
 let lines = 0;
 let bytes = 0;
@@ -21,4 +21,7 @@ process.stdin.on('data', (chunk) => {
     }
   }
 });
-process.stdin.on('end', () => process.stdout.write(`log-reader lines ${lines} bytes ${bytes}\n`));
+process.stdin.on('end', () => {
+  const cpu = process.cpuUsage();
+  process.stdout.write(`log-reader lines ${lines} bytes ${bytes} cpu_us ${cpu.user + cpu.system}\n`);
+});
