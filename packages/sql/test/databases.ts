@@ -2,13 +2,11 @@
 // PostgreSQL through pg when EVCAL_TEST_POSTGRES_URL names a server (each storage in a fresh
 // schema). Without that URL the PostgreSQL tests are skipped with a notice.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import type { Storage } from '@evcal/core/adapter';
 import { createSqlStorage, loadBetterSqlite3, migrate, watchPostgresPool, withStatementCache, type WatchOptions } from '../src/index';
+import { sqliteFile } from './temp-files';
 
 const Database = await loadBetterSqlite3();
 
@@ -32,7 +30,7 @@ const log = (queries: string[]) => (event: LogEvent) => {
 };
 
 /** A SQLite storage; `statementCache`: through withStatementCache, as an application may open it. */
-export async function openSqlite(file = join(mkdtempSync(join(tmpdir(), 'evcal-sql-')), 'calendar.db'), statementCache = false): Promise<OpenedDatabase> {
+export async function openSqlite(file = sqliteFile(), statementCache = false): Promise<OpenedDatabase> {
   const queries: string[] = [];
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');

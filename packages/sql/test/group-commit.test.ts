@@ -1,15 +1,13 @@
 // Group commit on SQLite (group-commit.ts, `grouped`): write transactions that queue while one
 // runs share the next SQLite transaction, each in a savepoint of its own. A write that fails is
 // undone alone and the others commit; a write is answered only once its group has committed.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StorageTransaction } from '@evcal/core/adapter';
 import { eventRecord } from '@evcal/storage-test-suite';
 import { createSqlStorage, loadBetterSqlite3 } from '../src/index';
 import { openSqlite, type OpenedDatabase } from './databases';
+import { sqliteFile } from './temp-files';
 
 const Database = await loadBetterSqlite3();
 
@@ -19,7 +17,7 @@ afterEach(async () => {
   for (const o of opened.splice(0)) await o.storage.close();
 });
 
-async function open(file = join(mkdtempSync(join(tmpdir(), 'evcal-group-')), 'calendar.db')): Promise<OpenedDatabase & { file: string }> {
+async function open(file = sqliteFile()): Promise<OpenedDatabase & { file: string }> {
   const o = await openSqlite(file);
   opened.push(o);
   return Object.assign(o, { file });
@@ -99,7 +97,7 @@ describe('SQLite group commit', () => {
   });
 
   it('answers no write of a group as written when the group does not commit', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'evcal-group-')), 'calendar.db');
+    const file = sqliteFile();
     await (await open(file)).storage.close();
     // The connection itself, to end the transaction under the group as SQLite does on its own
     // after SQLITE_FULL or an I/O error.

@@ -1,8 +1,5 @@
 // migrate(): idempotent, and safe when several processes start at once.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +8,7 @@ import { createSqlStorage, loadBetterSqlite3, MIGRATIONS, migrate, pendingMigrat
 import type { EvcalMigration } from '../src/migrations/types';
 import { eventRow, linkRows, NO_OFFSET, startOffset } from '../src/rows';
 import { POSTGRES_URL } from './databases';
+import { sqliteFile } from './temp-files';
 
 const Database = await loadBetterSqlite3();
 
@@ -23,7 +21,7 @@ const LATEST = Object.keys(MIGRATIONS).sort();
 
 describe('migrate', () => {
   it('sqlite: applies every migration once; a second run applies none', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'evcal-migrate-')), 'db.sqlite');
+    const file = sqliteFile();
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(file) }) });
     open.push(db);
     expect(await migrate(db)).toEqual(LATEST);
@@ -35,7 +33,7 @@ describe('migrate', () => {
   // Branches number their migrations apart (0007 on one, 0008 on another) and merge in either
   // order: a database that has 0008 must still take a 0007 that arrives later.
   it('sqlite: runs a migration numbered below one already applied, and readiness reports it pending until then', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'evcal-migrate-')), 'db.sqlite');
+    const file = sqliteFile();
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(file) }) });
     open.push(db);
     await migrate(db);
@@ -79,7 +77,7 @@ describe('migrate', () => {
 // revision 0 and the change counter at 0.
 const upgrades: Array<[string, () => Promise<{ db: Kysely<any>; schema?: string }>, boolean]> = [
   ['sqlite', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'evcal-migrate-')), 'db.sqlite');
+    const file = sqliteFile();
     return { db: new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(file) }) }) };
   }, true],
   ['postgres', async () => ({

@@ -2,14 +2,12 @@
 // whatever statistics the planner has, and no other list reads it; lists stay exact while
 // events change under that index (status, hidden flag, start and end updated, events deleted
 // and created); a database made before 0014 gets the index when it is opened.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CompiledQuery, Kysely, sql, SqliteDialect, type LogEvent } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runEventQuery, type EventQuery, type EventRecord, type PostStatus, type Storage } from '@evcal/core/adapter';
 import { eventRecord } from '@evcal/storage-test-suite';
 import { createSqlStorage, loadBetterSqlite3, migrate, pendingMigrations } from '../src/index';
+import { sqliteFile } from './temp-files';
 
 const Database = await loadBetterSqlite3();
 const INDEX = 'evcal_events_match_keys';
@@ -25,7 +23,7 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((o) => o.storage.close()));
 });
 
-const newFile = () => join(mkdtempSync(join(tmpdir(), 'evcal-search-keys-')), 'calendar.db');
+const newFile = () => sqliteFile();
 
 async function open(file: string, migrated = true): Promise<Opened> {
   const log: Opened['log'] = [];

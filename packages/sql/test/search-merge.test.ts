@@ -3,8 +3,6 @@
 // FTS5 index consistent, several processes may merge one file at once, and what a crash left
 // pending is found by searches and merged later.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kysely, sql, SqliteDialect } from 'kysely';
@@ -12,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { matchesEventQuery, type EventQuery, type Storage } from '@evcal/core/adapter';
 import { eventRecord } from '@evcal/storage-test-suite';
 import { createSqlStorage, loadBetterSqlite3, migrate, type SearchIndexerOptions } from '../src/index';
+import { sqliteFile } from './temp-files';
 import { pendingTexts } from '../src/search-index';
 import { WORDS } from './support/search-words';
 
@@ -43,7 +42,7 @@ async function close(o: Opened): Promise<void> {
   await o.storage.close();
 }
 
-const newFile = () => join(mkdtempSync(join(tmpdir(), 'evcal-search-merge-')), 'calendar.db');
+const newFile = () => sqliteFile();
 
 const query = (search?: string[]): EventQuery => ({
   records: 'listed', excludeHidden: true, statuses: ['publish'], sort: [{ field: 'id', direction: 'asc' }], ...(search ? { search } : {}),
