@@ -207,6 +207,8 @@ try {
 } finally {
   if (evcal) await stop(evcal.child);
   if (logs) {
+    // Its writing end here too, should evcal serve not have started (the reader then ends at once).
+    logs.reader.stdin.destroy();
     // What the log reader read: with default logging, a line per request served.
     results.log = (await logs.finished) ?? null;
     if (results.log) log(`the log reader read ${results.log.lines} lines (${(results.log.bytes / 1e6).toFixed(1)} MB), ${results.log.cpuPerLineUs.toFixed(2)} µs of its CPU a line`);
