@@ -15,6 +15,7 @@
 //   formatting it: it measures the bytes of its whole pending buffer on every write.
 // What is gathered is written out when the server stops (`flush`), and synchronously when the
 // process exits.
+import { writeSync } from 'node:fs';
 import pino, { type Logger as Pino } from 'pino';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -162,6 +163,9 @@ const CHUNK = 64 * 1024;
 /** …and a chunk holding at least this many is handed to sonic-boom. */
 const BATCH = 32 * 1024;
 
+/** What `Atomics.wait` sleeps on. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 /** Every live batch, for the process's exit: one listener for them all. */
 const LIVE = new Set<Batched>();
 let listening = false;
@@ -219,12 +223,29 @@ class Batched implements Destination {
     return new Promise<void>((resolve) => this.out.flush(() => resolve()));
   }
 
+  /**
+   * At exit: what sonic-boom holds, then what is gathered here, written synchronously. A batch
+   * sonic-boom is writing from the thread pool at that moment is not waited for (it cannot be:
+   * its completion would come on the event loop, which has stopped); while the reader keeps up
+   * it is written, but a reader far enough behind to block that write loses it.
+   */
   private flushSync(): void {
-    this.handOver();
     try {
       this.out.flushSync();
     } catch {
-      // Nothing more can be done for the log at exit.
+      // Nothing more can be done for what sonic-boom held.
+    }
+    let rest = this.chunk.subarray(0, this.used);
+    this.used = 0;
+    for (let attempts = 0; rest.length > 0 && attempts < 100; ) {
+      try {
+        rest = rest.subarray(writeSync(1, rest));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+        // A non-blocking pipe that is full: a millisecond for the reader, for up to a tenth of a second.
+        attempts++;
+        Atomics.wait(PAUSE, 0, 0, 1);
+      }
     }
   }
 
