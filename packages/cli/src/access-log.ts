@@ -67,19 +67,22 @@ export function withAccessLog(
 
 /** The line of a request whose response has closed. */
 function logClosed(this: ServerResponse): void {
-  const req = this.req;
-  const context = requestContextOf(req) as Logged;
-  context.logger.info('request', {
-    request_id: context.id, method: req.method, path: redactedPath(req.url ?? '/'), address: addressOf(req, context.trustProxy),
-    status: this.writableFinished ? this.statusCode : 499,
-    duration_ms: Math.round((performance.now() - context.started) * 10) / 10,
-    user_id: context.userId ?? null,
-  });
+  const context = requestContextOf(this.req) as Logged;
+  context.logger.info('request', requestFields(this.req, context, this));
 }
 
-/** The fields of a request's `request started` line (debug). */
-function requestFields(req: IncomingMessage, context: Logged): Record<string, unknown> {
-  return { request_id: context.id, method: req.method, path: redactedPath(req.url ?? '/'), address: addressOf(req, context.trustProxy) };
+/**
+ * The fields of a request's line: who asked for what, and once its response has closed (`closed`),
+ * how it ended. Without `closed` (the `request started` line, debug) those are undefined, which a
+ * line leaves out.
+ */
+function requestFields(req: IncomingMessage, context: Logged, closed?: ServerResponse): Record<string, unknown> {
+  return {
+    request_id: context.id, method: req.method, path: redactedPath(req.url ?? '/'), address: addressOf(req, context.trustProxy),
+    status: closed && (closed.writableFinished ? closed.statusCode : 499),
+    duration_ms: closed && Math.round((performance.now() - context.started) * 10) / 10,
+    user_id: closed && (context.userId ?? null),
+  };
 }
 
 /** The `X-Request-Id` header of a request served under `withAccessLog` (for `toNodeHandler`'s `headers`). */

@@ -197,7 +197,7 @@ class Batched implements Destination {
     LIVE.add(this);
     if (!listening) {
       listening = true;
-      // pino flushes sonic-boom at exit; what is still gathered here goes first.
+      // pino's own exit listener flushes sonic-boom; this one writes what is gathered here after it.
       process.on('exit', () => {
         for (const batch of LIVE) batch.flushSync();
       });
