@@ -47,6 +47,30 @@ describe('the lines the logger writes', () => {
     expect(JSON.parse(evcalLine('info', 'a "message"\n', fields))).toMatchObject({ level: 'info', msg: 'a "message"\n' });
   });
 
+  it('writes every character of a string as pino does, each alone between plain ones', () => {
+    // Every UTF-16 unit but the surrogates, short strings and long ones (pino escapes the two
+    // differently), and a surrogate pair.
+    const units = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c)).filter((c) => c < '\ud800' || c > '\udfff');
+    let written = '';
+    const reference = pino({ ...pinoSettings(() => STAMP), level: 'info' }, { write: (l: string) => (written = l) });
+    const differing: string[] = [];
+    for (const unit of [...units, '😀']) {
+      for (const value of [`a${unit}b`, `${unit}${'x'.repeat(60)}`]) {
+        const fields = { path: value, method: 'GET' };
+        reference.info(fields, 'request');
+        if (flatLine('{"level":"info"', STAMP, 'request', fields) !== written) differing.push(value);
+      }
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it('escapes a lone surrogate, as JSON asks (pino writes it raw in a short string)', () => {
+    for (const value of ['a\ud800b', 'a\udfffb', '\udc00']) {
+      expect(JSON.parse(flatLine('{"level":"info"', STAMP, 'm', { value })!).value).toBe(value);
+      expect(flatLine('{"level":"info"', STAMP, 'm', { value })).toContain(JSON.stringify(value));
+    }
+  });
+
   it('declines what is not flat, and pino writes it', () => {
     const prefix = '{"level":"info"';
     for (const fields of [{ nested: { a: 1 } }, { list: [1, 2] }, { nan: Number.NaN }, { infinite: Number.POSITIVE_INFINITY }, { when: new Date(TIME) }]) {
