@@ -267,7 +267,8 @@ function summary(r) {
       `- POST /events, 10 connections: evcal ${x.creates.evcal.requestsPerSec.toFixed(0)}/s (p99 ${x.creates.evcal.latencyP99} ms), `
       + `INSERT … RETURNING baseline ${x.creates.baseline.requestsPerSec.toFixed(0)}/s: ${pct(x.creates.ratio)}`,
       `- one server's creates alone ${t.alone.requestsPerSec.toFixed(0)}/s, p99 ${t.alone.latencyP99} ms, lock waits in ${pct(t.alone.lockWaits.share)} of samples; `
-      + `while a second writes ${t.whileOtherWrites.requestsPerSec.toFixed(0)}/s, p99 ${t.whileOtherWrites.latencyP99} ms, lock waits in ${pct(t.whileOtherWrites.lockWaits.share)}; `
+      + `while a server of another calendar writes ${[t.whileControlWrites, t.whileControlWritesAgain].filter(Boolean).map((b) => `${b.requestsPerSec.toFixed(0)}/s, p99 ${b.latencyP99} ms`).join(' and ')}; `
+      + `while a second of the same calendar writes ${[t.whileOtherWrites, t.whileOtherWritesAgain].filter(Boolean).map((b) => `${b.requestsPerSec.toFixed(0)}/s, p99 ${b.latencyP99} ms, lock waits in ${pct(b.lockWaits.share)}`).join(' and ')}; `
       + `two at full load ${t.bothFull.total.toFixed(0)}/s = ${t.bothFull.overOne.toFixed(2)}× one`,
       `- creates during \`evcal import\` of ${x.duringImport.events.toLocaleString('en')} events (${x.duringImport.importSeconds.toFixed(0)} s): `
       + `${x.duringImport.creates.requests} creates (${x.duringImport.creates.non2xx} not 2xx${x.duringImport.creates.non2xx ? `: ${JSON.stringify(x.duringImport.creates.refused)}` : ''}), p99 ${x.duringImport.creates.latencyP99} ms, worst ${x.duringImport.creates.latencyMax} ms`,
