@@ -22,7 +22,7 @@ import { encodeDataset } from '@evcal/core';
 import { BENCH_NOW, benchParams, generateDataset, ids } from './lib/dataset.mjs';
 import { loadSnapshot } from './lib/records.mjs';
 import { postgresSchema, sqliteFile } from './lib/stores.mjs';
-import { cpuMicros, start, stop } from './lib/processes.mjs';
+import { cpuMicros, mainThreadCpuMicros, start, stop } from './lib/processes.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, '..', 'packages', 'cli', 'dist', 'cli.js');
@@ -59,11 +59,21 @@ function startLogReader() {
   return { reader, finished };
 }
 
+/** A run's main-thread CPU a request, user/system (`12.1/4.3 µs`). */
+const mainThread = (run) => `${run.mainThreadPerRequestUs.user.toFixed(1)}/${run.mainThreadPerRequestUs.system.toFixed(1)} µs`;
+
 /** A load run's summary, with the CPU the server process spent per request. */
 async function measured(child, run) {
   const before = cpuMicros(child.pid);
+  const mainBefore = mainThreadCpuMicros(child.pid);
   const r = summary(await run());
-  return { ...r, cpuPerRequestUs: (cpuMicros(child.pid) - before) / Math.max(1, r.requests) };
+  const main = mainThreadCpuMicros(child.pid);
+  const per = (us) => us / Math.max(1, r.requests);
+  return {
+    ...r, cpuPerRequestUs: per(cpuMicros(child.pid) - before),
+    // The event loop's thread alone: what serving a request costs it, and its system calls apart.
+    mainThreadPerRequestUs: { user: per(main.user - mainBefore.user), system: per(main.system - mainBefore.system) },
+  };
 }
 
 // ---- the storage evcal serves ----
@@ -201,7 +211,8 @@ try {
     };
     log(`${name.padEnd(24)} evcal ${app.requestsPerSec.toFixed(0).padStart(6)} req/s (p50 ${app.latencyP50} ms, p99 ${app.latencyP99} ms)  `
       + `baseline ${base.requestsPerSec.toFixed(0).padStart(6)} req/s  ratio ${(100 * results.routes[name].ratio).toFixed(1)}%  `
-      + `(CPU per request: evcal ${app.cpuPerRequestUs.toFixed(0)} µs, baseline ${base.cpuPerRequestUs.toFixed(0)} µs, ${(100 * results.routes[name].cpuRatio).toFixed(1)}%)`
+      + `(CPU per request: evcal ${app.cpuPerRequestUs.toFixed(0)} µs, baseline ${base.cpuPerRequestUs.toFixed(0)} µs, ${(100 * results.routes[name].cpuRatio).toFixed(1)}%; `
+      + `main thread user/system: evcal ${mainThread(app)}, baseline ${mainThread(base)})`
       + `${(app.non2xx && route.recorded.status !== 304) || app.errors ? `  [non-2xx ${app.non2xx}, errors ${app.errors}]` : ''}`);
   }
 } finally {
