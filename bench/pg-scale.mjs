@@ -3,8 +3,10 @@
 // pg_basebackup; fsync on, as a database is run), measured with autocannon:
 //   - creates: POST /events through evcal serve (10 connections) against a bare node:http
 //     server doing one INSERT … RETURNING of a row as wide over a pool of the same size;
-//   - two servers: one server's creates alone, then while a second one writes, with the
-//     backends waiting for a lock sampled all along; and both at full load against one;
+//   - two servers: one server's creates alone, then while a second one writes on the same
+//     calendar, and while an equal one writes on another calendar of the same database (the
+//     control: the same CPU taken, no rows shared), alternated twice, with the backends waiting
+//     for a lock sampled all along; and both at full load against one;
 //   - an import: the creates sent while `evcal import` of N events runs (their p99 and worst);
 //   - reads with a replica: anonymous lists and single reads on two servers with one healthy
 //     replica, the calendar's reads counted on each database (pg_stat_statements); then with
