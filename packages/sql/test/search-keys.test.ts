@@ -23,7 +23,6 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((o) => o.storage.close()));
 });
 
-const newFile = () => sqliteFile();
 
 async function open(file: string, migrated = true): Promise<Opened> {
   const log: Opened['log'] = [];
@@ -88,7 +87,7 @@ async function explain(o: Opened, statement: { sql: string; parameters: readonly
 
 describe('sqlite search keys (migration 0014)', () => {
   it('a search reads its matches from the index of their list keys, on a database never analyzed', async () => {
-    const o = await open(newFile());
+    const o = await open(sqliteFile());
     for (let id = 1; id <= 40; id++) await o.storage.events.insert(event(id, 0));
     o.log.length = 0;
     const q = queries()[5]!;
@@ -103,7 +102,7 @@ describe('sqlite search keys (migration 0014)', () => {
   });
 
   it('other lists never read it, even with planner statistics that make it look cheap', async () => {
-    const o = await open(newFile());
+    const o = await open(sqliteFile());
     for (let id = 1; id <= 300; id++) {
       const e = event(id, 0);
       // A few events longer than a week: counted exactly, not per day (migration 0006).
@@ -129,7 +128,7 @@ describe('sqlite search keys (migration 0014)', () => {
   });
 
   it('lists stay exact while the events under the index change, are deleted and created', async () => {
-    const o = await open(newFile());
+    const o = await open(sqliteFile());
     const events = new Map<number, EventRecord>();
     for (let id = 1; id <= 60; id++) {
       events.set(id, event(id, 0));
@@ -156,7 +155,7 @@ describe('sqlite search keys (migration 0014)', () => {
   });
 
   it('a database made before 0014 gets the index when it is opened', async () => {
-    const file = newFile();
+    const file = sqliteFile();
     const before = await open(file);
     const events = new Map<number, EventRecord>();
     for (let id = 1; id <= 30; id++) {

@@ -10,9 +10,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { matchesEventQuery, type EventQuery, type Storage } from '@evcal/core/adapter';
 import { eventRecord } from '@evcal/storage-test-suite';
 import { createSqlStorage, loadBetterSqlite3, migrate, type SearchIndexerOptions } from '../src/index';
-import { sqliteFile } from './temp-files';
 import { pendingTexts } from '../src/search-index';
 import { WORDS } from './support/search-words';
+import { sqliteFile } from './temp-files';
 
 const Database = await loadBetterSqlite3();
 const WRITER = join(dirname(fileURLToPath(import.meta.url)), 'support', 'search-writer.ts');
@@ -42,7 +42,6 @@ async function close(o: Opened): Promise<void> {
   await o.storage.close();
 }
 
-const newFile = () => sqliteFile();
 
 const query = (search?: string[]): EventQuery => ({
   records: 'listed', excludeHidden: true, statuses: ['publish'], sort: [{ field: 'id', direction: 'asc' }], ...(search ? { search } : {}),
@@ -76,7 +75,7 @@ async function integrityCheck(db: Kysely<any>, content: boolean): Promise<void> 
 
 describe('sqlite search merged after writes', () => {
   it('finds an event created a moment ago (pending) and after the merge', async () => {
-    const file = newFile();
+    const file = sqliteFile();
     const a = await open(file);
     await a.storage.events.insert(eventRecord(1, { title: 'Golden Jam' }));
     expect(await pendingCount(a.db)).toBe(1);
@@ -90,7 +89,7 @@ describe('sqlite search merged after writes', () => {
   });
 
   it('merges once enough events were written, and after writes go quiet', async () => {
-    const enough = await open(newFile(), { after: 3, quietMs: 2 ** 30 });
+    const enough = await open(sqliteFile(), { after: 3, quietMs: 2 ** 30 });
     for (const id of [1, 2]) await enough.storage.events.insert(eventRecord(id, { title: `alpha ${id}` }));
     expect(await pendingCount(enough.db)).toBe(2);
     await enough.storage.events.insert(eventRecord(3, { title: 'alpha 3' }));
@@ -98,7 +97,7 @@ describe('sqlite search merged after writes', () => {
     await integrityCheck(enough.db, true);
     expect((await enough.storage.events.list(query(['alpha']))).items.map((e) => e.id)).toEqual([1, 2, 3]);
 
-    const quiet = await open(newFile(), { after: 1000, quietMs: 20 });
+    const quiet = await open(sqliteFile(), { after: 1000, quietMs: 20 });
     await quiet.storage.events.insert(eventRecord(1, { title: 'bravo' }));
     await vi.waitFor(async () => expect(await pendingCount(quiet.db)).toBe(0));
     await integrityCheck(quiet.db, true);
@@ -106,7 +105,7 @@ describe('sqlite search merged after writes', () => {
   });
 
   it('merges from the pending rows out, not by walking the events (as planned with statistics taken when nothing was pending)', async () => {
-    const file = newFile();
+    const file = sqliteFile();
     const a = await open(file);
     for (let id = 1; id <= 400; id++) await a.storage.events.insert(eventRecord(id, { title: `event ${id}`, modifiedUtc: `2030-01-${String(1 + (id % 28)).padStart(2, '0')} ${String(id % 24).padStart(2, '0')}:${String(id % 60).padStart(2, '0')}:00` }));
     await close(a); // merges
@@ -123,7 +122,7 @@ describe('sqlite search merged after writes', () => {
   });
 
   it('keeps the index consistent through updates and deletes of pending and of merged events', async () => {
-    const file = newFile();
+    const file = sqliteFile();
     const a = await open(file);
     for (let id = 1; id <= 6; id++) await a.storage.events.insert(eventRecord(id, { title: `${WORDS[id % 6]} ${id}` }));
     // Pending: never in the index, so an update or delete must not remove anything from it.
@@ -156,7 +155,7 @@ describe('sqlite search merged after writes', () => {
   });
 
   it('two processes writing and merging one file at once leave an exact, consistent index', async () => {
-    const file = newFile();
+    const file = sqliteFile();
     await close(await open(file));
     const outputs = await Promise.all([writer(file, 1, 60, 'merge'), writer(file, 1001, 60, 'merge')]);
     expect(outputs.map((o) => o.trim())).toEqual(['done', 'done']);
@@ -168,7 +167,7 @@ describe('sqlite search merged after writes', () => {
   });
 
   it('after a crash with events pending, searches are exact and the next merge takes them', async () => {
-    const file = newFile();
+    const file = sqliteFile();
     await close(await open(file));
     expect((await writer(file, 1, 40, 'crash')).trim()).toBe('written');
     const o = await open(file);
